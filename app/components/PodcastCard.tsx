@@ -1,0 +1,38 @@
+import { Link } from "@remix-run/react";
+import type { EpisodeCard } from "~/models/podcasts.server";
+import { formatDuration } from "~/utils/format";
+import { mediaUrl } from "~/utils/media";
+import { Icon } from "./Icon";
+
+type CardEpisode = Pick<EpisodeCard, "id" | "title" | "durationSeconds"> & {
+  cover: { key: string };
+  audio: { key: string };
+};
+
+export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; eager?: boolean }) {
+  const cover = mediaUrl(episode.cover);
+  return (
+    <li className="podcast-card">
+      <div className="podcast-card__cover">
+        <img src={cover} alt="" width={400} height={400} loading={eager ? "eager" : "lazy"} decoding="async" />
+        <span className="podcast-card__play" aria-hidden="true">
+          <Icon name="play" />
+        </span>
+      </div>
+      <Link to={`/play/${episode.id}`} className="podcast-card__link">
+        <h3 className="podcast-card__title">{episode.title}</h3>
+      </Link>
+      <p className="podcast-card__meta">{formatDuration(episode.durationSeconds)}</p>
+    </li>
+  );
+}
+
+export function PodcastCardList({ episodes, label }: { episodes: CardEpisode[]; label: string }) {
+  return (
+    <ul className="card-grid" aria-label={label}>
+      {episodes.map((episode, index) => (
+        <PodcastCard key={episode.id} episode={episode} eager={index < 2} />
+      ))}
+    </ul>
+  );
+}

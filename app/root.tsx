@@ -1,0 +1,97 @@
+import "@fontsource-variable/inter/wght.css";
+import "./styles/tokens.css";
+import "./styles/app.css";
+import { cssBundleHref } from "@remix-run/css-bundle";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { SiteFooter } from "~/components/SiteFooter";
+import { SiteHeader } from "~/components/SiteHeader";
+import { getStationIdentity } from "~/models/station.server";
+import type { StationIdentity } from "~/services/config.server";
+
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
+];
+
+export async function loader() {
+  return { station: getStationIdentity() };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const station = data?.station;
+  return station ? [{ title: station.name }, { name: "description", content: station.tagline }] : [];
+};
+
+function Document({ station, children }: { station: StationIdentity | undefined; children: ReactNode }) {
+  const accent = station?.accentColor;
+  return (
+    <html lang="id" style={accent ? ({ "--accent": accent } as React.CSSProperties) : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {accent && <meta name="theme-color" content={accent} />}
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const station = data?.station;
+  return (
+    <Document station={station}>
+      {station && <SiteHeader station={station} />}
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+      {station && <SiteFooter station={station} />}
+    </Document>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <section className="container section error-page">
+      <h1 className="page-title">{notFound ? "Page not found" : "Something went wrong"}</h1>
+      <p className="muted">
+        {notFound
+          ? "This page is off the air. It may have moved, or the link may be mistyped."
+          : "We could not load this page. Please try again in a moment."}
+      </p>
+      <p>
+        <Link className="button" to="/listen">
+          Back to LISTEN
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+import path from "node:path";
+import { singleton, setSingleton } from "./singleton.server";
+
+/** A bad configuration value: the server prints the message as one line and exits. */
+export class ConfigError extends Error {
+  name = "ConfigError";
+}
+
+export interface S3Config {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+export interface StationIdentity {
+  name: string;
+  tagline: string;
+  accentColor: string;
+  logoUrl: string | null;
+  socialLinks: { label: string; url: string }[];
+}
+
+export interface AppConfig {
+  production: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  s3: S3Config | null;
+  /** Null when unset: the server then generates one and keeps it under dataDir. */
+  sessionSecret: string | null;
+  /** Null when unset: a random PIN is generated on first start and stored hashed. */
+  adminPin: string | null;
+  publicPin: string | null;
+  streamUrl: string | null;
+  newsApiUrl: string;
+  google: { clientId: string; clientSecret: string } | null;
+  stationTimezone: string;
+  /** The address listeners use, for links that leave the site (OAuth callback, feeds). */
+  publicUrl: string | null;
+  station: StationIdentity;
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_NEWS_API_URL = "https://api-berita-indonesia.vercel.app";
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function urlSetting(env: Env, name: string, protocols = ["http:", "https:"]): string | null {
+  const value = text(env, name);
+  if (value === null) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${value}")`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => p + "//").join(" or ")} (got "${value}")`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+function port(env: Env): number {
+  const value = text(env, "PORT");
+  if (value === null) return 3000;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number > 65535) {
+    throw new ConfigError(`PORT must be a whole number between 0 and 65535 (got "${value}")`);
+  }
+  return number;
+}
+
+function s3(env: Env): S3Config | null {
+  const names = ["S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET"] as const;
+  const values = names.map((name) => text(env, name));
+  if (values.every((value) => value === null)) return null;
+  const missing = names.filter((_, i) => values[i] === null);
+  if (missing.length > 0) {
+    throw new ConfigError(`S3 storage needs all of ${names.join(", ")}; missing ${missing.join(", ")}`);
+  }
+  const bucket = values[3]!;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`S3_BUCKET must be a valid bucket name (3-63 lowercase letters, digits, dots, dashes; got "${bucket}")`);
+  }
+  return {
+    endpoint: urlSetting(env, "S3_ENDPOINT")!,
+    accessKey: values[1]!,
+    secretKey: values[2]!,
+    bucket,
+    region: text(env, "S3_REGION") ?? "us-east-1",
+  };
+}
+
+function pin(env: Env, name: string, pattern: RegExp, rule: string): string | null {
+  const value = env[name];
+  if (value === undefined || value === "") return null;
+  if (!pattern.test(value)) throw new ConfigError(`${name} must be ${rule}`);
+  return value;
+}
+
+function timezone(env: Env): string {
+  const value = text(env, "STATION_TIMEZONE") ?? "Asia/Jakarta";
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+  } catch {
+    throw new ConfigError(`STATION_TIMEZONE must be an IANA time zone such as Asia/Jakarta (got "${value}")`);
+  }
+  return value;
+}
+
+function station(env: Env): StationIdentity {
+  const accentColor = text(env, "STATION_ACCENT_COLOR") ?? "#ff3d6e";
+  if (!/^#[0-9a-fA-F]{6}$/.test(accentColor)) {
+    throw new ConfigError(`STATION_ACCENT_COLOR must be a colour like #ff3d6e (got "${accentColor}")`);
+  }
+  const socialLinks = (text(env, "STATION_SOCIAL_LINKS") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [label, ...rest] = entry.split("=");
+      const url = rest.join("=").trim();
+      if (!label?.trim() || !/^https?:\/\/\S+$/.test(url)) {
+        throw new ConfigError(`STATION_SOCIAL_LINKS must be "Label=https://..." pairs separated by commas (got "${entry}")`);
+      }
+      return { label: label.trim(), url };
+    });
+  return {
+    name: text(env, "STATION_NAME") ?? "SPIN RADIO",
+    tagline: text(env, "STATION_TAGLINE") ?? "Live from campus, all day long",
+    accentColor: accentColor.toLowerCase(),
+    logoUrl: urlSetting(env, "STATION_LOGO_URL"),
+    socialLinks,
+  };
+}
+
+/** Reads and validates the whole configuration; throws ConfigError with one clear line. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const clientId = text(env, "GOOGLE_CLIENT_ID");
+  const clientSecret = text(env, "GOOGLE_CLIENT_SECRET");
+  if ((clientId === null) !== (clientSecret === null)) {
+    throw new ConfigError("Google sign-in needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET");
+  }
+  const sessionSecret = text(env, "SESSION_SECRET");
+  if (sessionSecret !== null && sessionSecret.length < 16) {
+    throw new ConfigError("SESSION_SECRET must be at least 16 characters");
+  }
+  return {
+    production: env.NODE_ENV === "production",
+    port: port(env),
+    host: text(env, "HOST") ?? "0.0.0.0",
+    dataDir: path.resolve(text(env, "DATA_DIR") ?? "data"),
+    databaseUrl: urlSetting(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    s3: s3(env),
+    sessionSecret,
+    adminPin: pin(env, "ADMIN_PIN", /^\d{6}$/, "exactly 6 digits"),
+    publicPin: pin(env, "PUBLIC_PIN", /^\S{5}$/, "exactly 5 characters without spaces"),
+    streamUrl: urlSetting(env, "STREAM_URL"),
+    newsApiUrl: urlSetting(env, "NEWS_API_URL") ?? DEFAULT_NEWS_API_URL,
+    google: clientId && clientSecret ? { clientId, clientSecret } : null,
+    stationTimezone: timezone(env),
+    publicUrl: urlSetting(env, "PUBLIC_URL"),
+    station: station(env),
+  };
+}
+
+/** The configuration the running server was started with. */
+export function getConfig(): AppConfig {
+  return singleton("config", () => loadConfig());
+}
+
+export function setConfig(config: AppConfig | undefined): void {
+  setSingleton("config", config);
+}

@@ -1,0 +1,34 @@
+import { db } from "./db.server";
+
+export interface ComponentHealth {
+  ok: boolean;
+  error?: string;
+}
+
+export interface Health {
+  ok: boolean;
+  database: ComponentHealth;
+}
+
+async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<ComponentHealth> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What /healthz reports: every dependency the pages need, each with its own state. */
+export async function checkHealth(timeoutMs = 3_000): Promise<Health> {
+  const database = await probe(() => db().$queryRaw`SELECT 1`, timeoutMs);
+  return { ok: database.ok, database };
+}

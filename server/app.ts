@@ -1,0 +1,122 @@
+import fs from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { Server as SocketServer } from "socket.io";
+import { setConfig, type AppConfig } from "~/services/config.server";
+import { assertDatabaseReachable } from "~/services/database-check.server";
+import { connectDb, disconnectDb } from "~/services/db.server";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
+import { checkHealth } from "~/services/health.server";
+import { applyMigrations } from "~/services/migrations.server";
+import { resolveSessionSecret } from "~/services/session-secret.server";
+
+const BUILD_PATH = path.resolve("build/index.js");
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  databaseUrl: string;
+  io: SocketServer;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: (line: string) => void;
+  /** Development: re-import the Remix build whenever it is rebuilt. */
+  watchBuild?: boolean;
+}
+
+async function importBuild(): Promise<ServerBuild> {
+  try {
+    await fs.access(BUILD_PATH);
+  } catch {
+    throw new Error("The app is not built yet: run `npm run build` first");
+  }
+  const { mtimeMs } = await fs.stat(BUILD_PATH);
+  return import(pathToFileURL(BUILD_PATH).href + "?t=" + mtimeMs);
+}
+
+/**
+ * Boots the whole station: database (embedded when DATABASE_URL is unset),
+ * migrations, then one HTTP server carrying Express, Remix and socket.io.
+ */
+export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  await fs.mkdir(config.dataDir, { recursive: true });
+
+  let embedded: EmbeddedPostgres | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(path.join(config.dataDir, "pgdata"));
+    databaseUrl = embedded.url;
+    log(`Embedded PostgreSQL (data in ${path.join(config.dataDir, "pgdata")})`);
+  }
+
+  try {
+    await assertDatabaseReachable(databaseUrl);
+    await applyMigrations(databaseUrl, log);
+    connectDb(databaseUrl);
+    const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
+    setConfig({ ...config, sessionSecret });
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+
+  let build = await importBuild();
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(compression());
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  app.get("/healthz", async (_req, res) => {
+    const health = await checkHealth();
+    res.status(health.ok ? 200 : 503).set("Cache-Control", "no-store").json(health);
+  });
+
+  const mode = config.production ? "production" : "development";
+  let handleRemixRequest = createRequestHandler({ build, mode });
+  app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
+
+  const httpServer = http.createServer(app);
+  const io = new SocketServer(httpServer, { serveClient: false });
+
+  let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
+  if (options.watchBuild) {
+    const { watch } = await import("node:fs");
+    watcher = watch(path.dirname(BUILD_PATH), async (_event, file) => {
+      if (file !== path.basename(BUILD_PATH)) return;
+      build = await importBuild();
+      handleRemixRequest = createRequestHandler({ build, mode });
+      await broadcastDevReady(build);
+    });
+    await broadcastDevReady(build);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(config.port, config.host, resolve);
+  });
+  const address = httpServer.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    databaseUrl,
+    io,
+    async close() {
+      watcher?.close();
+      io.close();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await disconnectDb();
+      await embedded?.stop();
+    },
+  };
+}

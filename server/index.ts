@@ -1,0 +1,27 @@
+import { ConfigError, loadConfig } from "~/services/config.server";
+import { DatabaseUnreachableError } from "~/services/database-check.server";
+import { startServer } from "./app";
+
+// The production and development entry point: configuration errors and an
+// unreachable database end the process with one clear line, not a stack trace.
+try {
+  const config = loadConfig();
+  const server = await startServer(config, { watchBuild: process.env.NODE_ENV === "development" });
+  console.log(`${config.station.name} is on the air at ${server.url}`);
+  const shutdown = async (signal: string) => {
+    console.log(`${signal} received, shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+  } else if (error instanceof DatabaseUnreachableError) {
+    console.error(`${error.message}. Check DATABASE_URL, or unset it to use the embedded database.`);
+  } else {
+    console.error(`Could not start: ${(error as Error).message}`);
+  }
+  process.exit(1);
+}

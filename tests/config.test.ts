@@ -1,0 +1,93 @@
+import path from "node:path";
+import { ConfigError, loadConfig } from "~/services/config.server";
+
+describe("loadConfig", () => {
+  it("has working defaults with no configuration at all", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve("data"));
+    expect(config.databaseUrl).toBeNull();
+    expect(config.s3).toBeNull();
+    expect(config.sessionSecret).toBeNull();
+    expect(config.adminPin).toBeNull();
+    expect(config.publicPin).toBeNull();
+    expect(config.streamUrl).toBeNull();
+    expect(config.google).toBeNull();
+    expect(config.stationTimezone).toBe("Asia/Jakarta");
+    expect(config.newsApiUrl).toMatch(/^https:\/\//);
+    expect(config.station.name).toBe("SPIN RADIO");
+  });
+
+  it("reads every setting", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      DATA_DIR: "/srv/radio",
+      DATABASE_URL: "postgresql://radio:pw@db:5432/radio",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_ACCESS_KEY: "key",
+      S3_SECRET_KEY: "secret",
+      S3_BUCKET: "radio-media",
+      SESSION_SECRET: "a-long-enough-session-secret",
+      ADMIN_PIN: "246810",
+      PUBLIC_PIN: "ab12z",
+      STREAM_URL: "https://stream.example/live?rj-ttl=5",
+      NEWS_API_URL: "http://news.local/",
+      GOOGLE_CLIENT_ID: "id",
+      GOOGLE_CLIENT_SECRET: "secret",
+      STATION_TIMEZONE: "Asia/Makassar",
+      STATION_NAME: "KHI FM",
+      STATION_ACCENT_COLOR: "#22AAFF",
+      STATION_SOCIAL_LINKS: "Instagram=https://instagram.com/khi, YouTube=https://youtube.com/@khi",
+    });
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe("/srv/radio");
+    expect(config.databaseUrl).toBe("postgresql://radio:pw@db:5432/radio");
+    expect(config.s3).toEqual({
+      endpoint: "http://minio:9000",
+      accessKey: "key",
+      secretKey: "secret",
+      bucket: "radio-media",
+      region: "us-east-1",
+    });
+    expect(config.adminPin).toBe("246810");
+    expect(config.publicPin).toBe("ab12z");
+    expect(config.newsApiUrl).toBe("http://news.local");
+    expect(config.google).toEqual({ clientId: "id", clientSecret: "secret" });
+    expect(config.stationTimezone).toBe("Asia/Makassar");
+    expect(config.station.name).toBe("KHI FM");
+    expect(config.station.accentColor).toBe("#22aaff");
+    expect(config.station.socialLinks).toEqual([
+      { label: "Instagram", url: "https://instagram.com/khi" },
+      { label: "YouTube", url: "https://youtube.com/@khi" },
+    ]);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'PORT must be a whole number between 0 and 65535 (got "abc")'],
+    [{ PORT: "70000" }, "PORT must be a whole number"],
+    [{ PORT: "-1" }, "PORT must be a whole number"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must start with postgres:// or postgresql://"],
+    [{ DATABASE_URL: "not a url" }, "DATABASE_URL must be a URL"],
+    [{ S3_ENDPOINT: "http://minio:9000" }, "missing S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET"],
+    [{ S3_ENDPOINT: "http://m", S3_ACCESS_KEY: "a", S3_SECRET_KEY: "b", S3_BUCKET: "Bad_Bucket" }, "S3_BUCKET must be a valid bucket name"],
+    [{ ADMIN_PIN: "12345" }, "ADMIN_PIN must be exactly 6 digits"],
+    [{ ADMIN_PIN: "abcdef" }, "ADMIN_PIN must be exactly 6 digits"],
+    [{ PUBLIC_PIN: "123456" }, "PUBLIC_PIN must be exactly 5 characters"],
+    [{ SESSION_SECRET: "short" }, "SESSION_SECRET must be at least 16 characters"],
+    [{ STREAM_URL: "ftp://x" }, "STREAM_URL must start with http:// or https://"],
+    [{ GOOGLE_CLIENT_ID: "only-id" }, "needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET"],
+    [{ STATION_TIMEZONE: "Mars/Olympus" }, "STATION_TIMEZONE must be an IANA time zone"],
+    [{ STATION_ACCENT_COLOR: "red" }, "STATION_ACCENT_COLOR must be a colour"],
+    [{ STATION_SOCIAL_LINKS: "Instagram" }, "STATION_SOCIAL_LINKS must be"],
+  ])("refuses %j with one clear line", (env, message) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+});

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+// These start the production entry point as a separate process, exactly as
+// `npm start` does, with nothing configured but a data folder.
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production" };
+
+function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    env: { ...baseEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exit };
+}
+
+async function start(env: Record<string, string>): Promise<Started> {
+  const { child, output, exit } = run(env);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const match = output().match(/on the air at (http:\/\/\S+)/);
+    if (match) return { child, url: match[1], output };
+    const exited = await Promise.race([exit, new Promise((r) => setTimeout(() => r("running"), 100))]);
+    if (exited !== "running") throw new Error(`server exited (${exited}): ${output()}`);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not start: ${output()}`);
+}
+
+async function stop(server: Started): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await exited;
+}
+
+describe("starting the server", () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-start-"));
+  });
+  afterEach(async () => {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs on the embedded database with no configuration and keeps data across restarts", async () => {
+    const first = await start({ DATA_DIR: dataDir, PORT: "0" });
+    expect(first.output()).toMatch(/applied migration \d+_init/);
+    const health = await fetch(`${first.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).database.ok).toBe(true);
+    const home = await fetch(`${first.url}/`, { redirect: "manual" });
+    expect(home.headers.get("location")).toBe("/listen");
+    const databaseUrl = first.output().match(/Embedded PostgreSQL/) ? null : "unexpected";
+    expect(databaseUrl).toBeNull();
+    await stop(first);
+
+    const secret = await fs.readFile(path.join(dataDir, "session-secret"), "utf8");
+    expect(secret.trim()).toMatch(/^[0-9a-f]{64}$/);
+
+    const second = await start({ DATA_DIR: dataDir, PORT: "0" });
+    expect(second.output()).not.toMatch(/applied migration/);
+    expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
+    await stop(second);
+    expect(await fs.readFile(path.join(dataDir, "session-secret"), "utf8")).toBe(secret);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'Configuration error: PORT must be a whole number between 0 and 65535 (got "abc")'],
+    [{ ADMIN_PIN: "12" }, "Configuration error: ADMIN_PIN must be exactly 6 digits"],
+    [{ DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none" }, "Cannot reach the database at 127.0.0.1:1/none"],
+  ])("stops with one clear line for %j", async (env, line) => {
+    const { output, exit } = run({ DATA_DIR: dataDir, PORT: "0", ...env });
+    expect(await exit).toBe(1);
+    const lines = output()
+      .split("\n")
+      .filter((l) => l.trim() && !l.includes("npm warn"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(line);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)("uses the PostgreSQL at DATABASE_URL when it is set", async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL!;
+    const name = `spin_start_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    try {
+      const server = await start({ DATA_DIR: dataDir, PORT: "0", DATABASE_URL: url.toString() });
+      expect(server.output()).not.toMatch(/Embedded PostgreSQL/);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await stop(server);
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      const rows = await client.query(`SELECT count(*)::int AS n FROM "_prisma_migrations"`);
+      await client.end();
+      expect(rows.rows[0].n).toBeGreaterThan(0);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
