@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ["tests/global-setup.ts"],
+    // The JSON report is what CI counts (.ci/run prints "N passed, N failed" from it).
+    reporters: ["default", "json"],
+    outputFile: { json: "test-output/vitest-results.json" },
   },
 });

@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, screenshot } from "../helpers/browser";
+import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
-describe("a listener opening the site", () => {
+describeInBrowser("a listener opening the site", () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
