@@ -16,8 +16,7 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * Browser suites run where Chromium is installed (CI installs it and sets
  * REQUIRE_BROWSER, so there a missing browser fails instead of skipping).
  */
-export const describeInBrowser: typeof describe =
-  existsSync(CHROMIUM_PATH) || process.env.REQUIRE_BROWSER ? describe : describe.skip;
+export const describeInBrowser = describe.skipIf(!existsSync(CHROMIUM_PATH) && !process.env.REQUIRE_BROWSER);
 
 /** Debian's Chromium, headless, with the flags this offline machine needs. */
 export function launchBrowser(): Promise<Browser> {

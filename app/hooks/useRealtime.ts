@@ -1,0 +1,47 @@
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import type { Socket } from "socket.io-client";
+
+// Topics as published by app/services/realtime.server.ts.
+export type RealtimeTopic = "events:changed" | "embeds:changed" | "images:changed";
+
+let socketPromise: Promise<Socket> | null = null;
+
+// One connection per tab, opened on first use and loaded lazily so pages that
+// never subscribe do not ship the socket.io client.
+function getSocket(): Promise<Socket> {
+  socketPromise ??= import("socket.io-client").then(({ io }) => io({ transports: ["websocket", "polling"] }));
+  return socketPromise;
+}
+
+function useSubscription(topics: RealtimeTopic[], onChange: (change: unknown) => void): void {
+  const handler = useRef(onChange);
+  handler.current = onChange;
+  const key = topics.join(",");
+  useEffect(() => {
+    const listener = (change: unknown) => handler.current(change);
+    const names = key.split(",");
+    let socket: Socket | undefined;
+    let cancelled = false;
+    void getSocket().then((s) => {
+      if (cancelled) return;
+      socket = s;
+      for (const name of names) socket.on(name, listener);
+    });
+    return () => {
+      cancelled = true;
+      for (const name of names) socket?.off(name, listener);
+    };
+  }, [key]);
+}
+
+/** Calls `onChange` with the change's payload whenever the server publishes `topic`. */
+export function useRealtime<T = unknown>(topic: RealtimeTopic, onChange: (change: T) => void): void {
+  useSubscription([topic], onChange as (change: unknown) => void);
+}
+
+/** Re-runs the page's loaders when any of `topics` changes: the page shows the new data without a reload. */
+export function useLiveData(...topics: RealtimeTopic[]): void {
+  const revalidator = useRevalidator();
+  useSubscription(topics, () => revalidator.revalidate());
+}
