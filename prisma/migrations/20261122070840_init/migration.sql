@@ -7,6 +7,7 @@ CREATE TABLE "StoredFile" (
     "checksum" TEXT NOT NULL,
     "width" INTEGER,
     "height" INTEGER,
+    "variantWidths" INTEGER[] DEFAULT ARRAY[]::INTEGER[],
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "StoredFile_pkey" PRIMARY KEY ("id")
@@ -75,6 +76,7 @@ CREATE TABLE "SiteImage" (
 -- CreateTable
 CREATE TABLE "PodcastEpisode" (
     "id" SERIAL NOT NULL,
+    "guid" TEXT NOT NULL,
     "title" TEXT NOT NULL,
     "description" TEXT NOT NULL,
     "coverId" TEXT NOT NULL,
@@ -85,6 +87,16 @@ CREATE TABLE "PodcastEpisode" (
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "PodcastEpisode_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "EpisodePlay" (
+    "id" TEXT NOT NULL,
+    "episodeId" INTEGER NOT NULL,
+    "listenerKey" TEXT NOT NULL,
+    "playedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "EpisodePlay_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -118,6 +130,38 @@ CREATE TABLE "Setting" (
     CONSTRAINT "Setting_pkey" PRIMARY KEY ("key")
 );
 
+-- CreateTable
+CREATE TABLE "AdminSession" (
+    "id" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "lastSeenAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "clientIp" TEXT,
+    "userAgent" TEXT,
+
+    CONSTRAINT "AdminSession_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "ActivityLog" (
+    "id" TEXT NOT NULL,
+    "action" TEXT NOT NULL,
+    "summary" TEXT NOT NULL,
+    "adminSessionId" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "ActivityLog_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "RateLimit" (
+    "key" TEXT NOT NULL,
+    "count" INTEGER NOT NULL,
+    "resetAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "RateLimit_pkey" PRIMARY KEY ("key")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "StoredFile_key_key" ON "StoredFile"("key");
 
@@ -140,13 +184,28 @@ CREATE INDEX "Event_createdAt_idx" ON "Event"("createdAt");
 CREATE INDEX "Embed_position_idx" ON "Embed"("position");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "PodcastEpisode_guid_key" ON "PodcastEpisode"("guid");
+
+-- CreateIndex
 CREATE INDEX "PodcastEpisode_publishedAt_idx" ON "PodcastEpisode"("publishedAt");
+
+-- CreateIndex
+CREATE INDEX "EpisodePlay_playedAt_idx" ON "EpisodePlay"("playedAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "EpisodePlay_episodeId_listenerKey_key" ON "EpisodePlay"("episodeId", "listenerKey");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "User_googleId_key" ON "User"("googleId");
+
+-- CreateIndex
+CREATE INDEX "AdminSession_expiresAt_idx" ON "AdminSession"("expiresAt");
+
+-- CreateIndex
+CREATE INDEX "ActivityLog_createdAt_idx" ON "ActivityLog"("createdAt");
 
 -- AddForeignKey
 ALTER TABLE "CrewMember" ADD CONSTRAINT "CrewMember_imageId_fkey" FOREIGN KEY ("imageId") REFERENCES "StoredFile"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
@@ -167,7 +226,13 @@ ALTER TABLE "PodcastEpisode" ADD CONSTRAINT "PodcastEpisode_coverId_fkey" FOREIG
 ALTER TABLE "PodcastEpisode" ADD CONSTRAINT "PodcastEpisode_audioId_fkey" FOREIGN KEY ("audioId") REFERENCES "StoredFile"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
+ALTER TABLE "EpisodePlay" ADD CONSTRAINT "EpisodePlay_episodeId_fkey" FOREIGN KEY ("episodeId") REFERENCES "PodcastEpisode"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
 ALTER TABLE "Favorite" ADD CONSTRAINT "Favorite_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "Favorite" ADD CONSTRAINT "Favorite_episodeId_fkey" FOREIGN KEY ("episodeId") REFERENCES "PodcastEpisode"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "ActivityLog" ADD CONSTRAINT "ActivityLog_adminSessionId_fkey" FOREIGN KEY ("adminSessionId") REFERENCES "AdminSession"("id") ON DELETE SET NULL ON UPDATE CASCADE;
