@@ -13,7 +13,11 @@ import { connectDb, disconnectDb } from "~/services/db.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
 import { checkHealth } from "~/services/health.server";
 import { applyMigrations } from "~/services/migrations.server";
+import { attachRealtime } from "~/services/realtime.server";
 import { resolveSessionSecret } from "~/services/session-secret.server";
+import { createStorage, getStorage, setStorage } from "~/services/storage.server";
+import { seedStation } from "~/models/seed.server";
+import { createMediaHandler } from "./media";
 
 const BUILD_PATH = path.resolve("build/index.js");
 
@@ -63,7 +67,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     connectDb(databaseUrl);
     const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
     setConfig({ ...config, sessionSecret });
+    setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
+    if (config.seedContent && (await seedStation())) log("Seeded the station with the bundled content");
   } catch (error) {
+    await disconnectDb();
     await embedded?.stop();
     throw error;
   }
@@ -82,10 +89,13 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
 
   const mode = config.production ? "production" : "development";
   let handleRemixRequest = createRequestHandler({ build, mode });
+  app.get("/media/*", createMediaHandler(getStorage));
+
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
 
   const httpServer = http.createServer(app);
   const io = new SocketServer(httpServer, { serveClient: false });
+  attachRealtime(io);
 
   let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
   if (options.watchBuild) {
@@ -113,9 +123,11 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     io,
     async close() {
       watcher?.close();
+      attachRealtime(undefined);
       io.close();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       await disconnectDb();
+      setStorage(undefined);
       await embedded?.stop();
     },
   };

@@ -1,20 +1,28 @@
 import { Link } from "@remix-run/react";
 import type { EpisodeCard } from "~/models/podcasts.server";
 import { formatDuration } from "~/utils/format";
-import { mediaUrl } from "~/utils/media";
+import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { Icon } from "./Icon";
 
 type CardEpisode = Pick<EpisodeCard, "id" | "title" | "durationSeconds"> & {
-  cover: { key: string };
+  cover: MediaFile;
   audio: { key: string };
 };
 
 export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; eager?: boolean }) {
-  const cover = mediaUrl(episode.cover);
   return (
     <li className="podcast-card">
       <div className="podcast-card__cover">
-        <img src={cover} alt="" width={400} height={400} loading={eager ? "eager" : "lazy"} decoding="async" />
+        <img
+          src={mediaUrlFor(episode.cover, 640)}
+          srcSet={mediaSrcSet(episode.cover)}
+          sizes="(min-width: 960px) 220px, 45vw"
+          alt=""
+          width={400}
+          height={400}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+        />
         <span className="podcast-card__play" aria-hidden="true">
           <Icon name="play" />
         </span>

@@ -6,7 +6,7 @@ const cardSelect = {
   description: true,
   durationSeconds: true,
   publishedAt: true,
-  cover: { select: { key: true, width: true, height: true } },
+  cover: { select: { key: true, width: true, height: true, variantWidths: true } },
   audio: { select: { key: true, contentType: true, size: true } },
 } as const;
 

@@ -6,7 +6,7 @@ export type SiteImageSlot = "jumbotron";
 export async function getSiteImage(slot: SiteImageSlot) {
   const row = await db().siteImage.findUnique({
     where: { slot },
-    select: { image: { select: { key: true, width: true, height: true } } },
+    select: { image: { select: { key: true, width: true, height: true, variantWidths: true } } },
   });
   return row?.image ?? null;
 }

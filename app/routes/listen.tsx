@@ -4,7 +4,7 @@ import { PodcastCardList } from "~/components/PodcastCard";
 import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getSiteImage } from "~/models/site-images.server";
 import { getStationIdentity } from "~/models/station.server";
-import { mediaUrl } from "~/utils/media";
+import { mediaSrcSet, mediaUrl } from "~/utils/media";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `LISTEN · ${data.stationName}` : "LISTEN" },
@@ -24,10 +24,12 @@ export default function Listen() {
         <div className="hero">
           <img
             src={mediaUrl(jumbotron)}
+            srcSet={mediaSrcSet(jumbotron)}
+            sizes="(min-width: 1232px) 1200px, 100vw"
             alt={`${stationName} on air`}
             width={jumbotron.width ?? 1920}
             height={jumbotron.height ?? 1080}
-            fetchPriority="high"
+            {...{ fetchpriority: "high" }}
           />
         </div>
       )}

@@ -40,6 +40,8 @@ export interface AppConfig {
   stationTimezone: string;
   /** The address listeners use, for links that leave the site (OAuth callback, feeds). */
   publicUrl: string | null;
+  /** Fill an empty station with the bundled demo content on first start. */
+  seedContent: boolean;
   station: StationIdentity;
 }
 
@@ -105,6 +107,14 @@ function pin(env: Env, name: string, pattern: RegExp, rule: string): string | nu
   return value;
 }
 
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined || value === null) return fallback;
+  if (["1", "true", "yes", "on"].includes(value)) return true;
+  if (["0", "false", "no", "off"].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${value}")`);
+}
+
 function timezone(env: Env): string {
   const value = text(env, "STATION_TIMEZONE") ?? "Asia/Jakarta";
   try {
@@ -167,6 +177,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     google: clientId && clientSecret ? { clientId, clientSecret } : null,
     stationTimezone: timezone(env),
     publicUrl: urlSetting(env, "PUBLIC_URL"),
+    seedContent: flag(env, "SEED_CONTENT", true),
     station: station(env),
   };
 }

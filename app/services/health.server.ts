@@ -1,4 +1,5 @@
 import { db } from "./db.server";
+import { getStorage } from "./storage.server";
 
 export interface ComponentHealth {
   ok: boolean;
@@ -8,6 +9,7 @@ export interface ComponentHealth {
 export interface Health {
   ok: boolean;
   database: ComponentHealth;
+  storage: ComponentHealth & { kind: string };
 }
 
 async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<ComponentHealth> {
@@ -29,6 +31,10 @@ async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<
 
 /** What /healthz reports: every dependency the pages need, each with its own state. */
 export async function checkHealth(timeoutMs = 3_000): Promise<Health> {
-  const database = await probe(() => db().$queryRaw`SELECT 1`, timeoutMs);
-  return { ok: database.ok, database };
+  const storage = getStorage();
+  const [database, storageHealth] = await Promise.all([
+    probe(() => db().$queryRaw`SELECT 1`, timeoutMs),
+    probe(() => storage.check(), timeoutMs),
+  ]);
+  return { ok: database.ok && storageHealth.ok, database, storage: { kind: storage.kind, ...storageHealth } };
 }

@@ -1,3 +1,4 @@
+import { peekSingleton, setSingleton } from "./singleton.server";
 export interface StoredObjectInfo {
   size: number;
   /** Opaque validator without surrounding quotes; HTTP callers quote it. */
@@ -60,4 +61,15 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   }
   const { createFolderStorage } = await import("./storage/folder-storage.server");
   return createFolderStorage(options.dataDir);
+}
+
+/** The storage this process was started with (set once at boot). */
+export function getStorage(): Storage {
+  const storage = peekSingleton<Storage>("storage");
+  if (!storage) throw new Error("Storage is not set up yet (setStorage was not called)");
+  return storage;
+}
+
+export function setStorage(storage: Storage | undefined): void {
+  setSingleton("storage", storage);
 }

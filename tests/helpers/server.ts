@@ -29,6 +29,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PUBLIC_PIN: "54321",
     SESSION_SECRET: "test-session-secret-0123456789",
     NEWS_API_URL: "http://127.0.0.1:9/unused",
+    SEED_CONTENT: "false",
     ...env,
   });
   const server = await startServer(config, { log: () => {} });

@@ -1,0 +1,78 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { db } from "~/services/db.server";
+import { recordFile, uploadAudio, uploadImage, type UploadedFile } from "./files.server";
+
+export const SEED_DIR = path.resolve("prisma/seed-assets");
+const SEED_MARKER = "seed.completedAt";
+// Serialises seeding between app instances that start at the same moment.
+const SEED_LOCK = 5_417_001;
+
+interface SeedManifest {
+  jumbotron: string;
+  episodes: { title: string; description: string; cover: string; audio: string; publishedAt: string }[];
+  crewImages: { key: string; file: string }[];
+  crewMembers: { name: string; age: number; email: string; jobTitle: string; address: string; bio: string; image: string }[];
+}
+
+/** True once the station's first content was written (admin changes are never overwritten after that). */
+export async function isSeeded(): Promise<boolean> {
+  return (await db().setting.findUnique({ where: { key: SEED_MARKER } })) !== null;
+}
+
+/**
+ * Fills an empty station with the bundled content: jumbotron, 10 episodes,
+ * 38 crew slider images and a few crew members. Runs once per database;
+ * files are content-addressed, so an interrupted seed simply runs again.
+ */
+export async function seedStation(dir = SEED_DIR): Promise<boolean> {
+  if (await isSeeded()) return false;
+  const manifest = JSON.parse(await fs.readFile(path.join(dir, "manifest.json"), "utf8")) as SeedManifest;
+  const uploads = new Map<string, Promise<UploadedFile>>();
+  const upload = (file: string, folder: string, kind: "image" | "audio") => {
+    if (!uploads.has(file)) {
+      uploads.set(
+        file,
+        fs.readFile(path.join(dir, file)).then((bytes) => (kind === "image" ? uploadImage(bytes, folder) : uploadAudio(bytes, folder))),
+      );
+    }
+    return uploads.get(file)!;
+  };
+  const jumbotron = await upload(manifest.jumbotron, "images", "image");
+  const episodes = await Promise.all(
+    manifest.episodes.map(async (e) => ({ ...e, cover: await upload(e.cover, "covers", "image"), audio: await upload(e.audio, "audio", "audio") })),
+  );
+  const crewImages = await Promise.all(manifest.crewImages.map(async (c) => ({ ...c, file: await upload(c.file, "crew", "image") })));
+  const members = await Promise.all(manifest.crewMembers.map(async (m) => ({ ...m, image: await upload(m.image, "members", "image") })));
+
+  return db().$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK})`;
+      if (await tx.setting.findUnique({ where: { key: SEED_MARKER } })) return false;
+      const file = async (f: UploadedFile) => (await recordFile(tx, f)).id;
+      await tx.siteImage.create({ data: { slot: "jumbotron", imageId: await file(jumbotron) } });
+      for (const episode of episodes) {
+        await tx.podcastEpisode.create({
+          data: {
+            title: episode.title,
+            description: episode.description,
+            coverId: await file(episode.cover),
+            audioId: await file(episode.audio),
+            durationSeconds: episode.audio.durationSeconds ?? 0,
+            publishedAt: new Date(episode.publishedAt),
+          },
+        });
+      }
+      for (const [index, image] of crewImages.entries()) {
+        await tx.crewImage.create({ data: { key: image.key, position: index + 1, imageId: await file(image.file) } });
+      }
+      for (const member of members) {
+        const { image, ...fields } = member;
+        await tx.crewMember.create({ data: { ...fields, imageId: await file(image) } });
+      }
+      await tx.setting.create({ data: { key: SEED_MARKER, value: new Date().toISOString() } });
+      return true;
+    },
+    { timeout: 60_000 },
+  );
+}
