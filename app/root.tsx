@@ -2,7 +2,7 @@ import "@fontsource-variable/inter/wght.css";
 import "./styles/tokens.css";
 import "./styles/app.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Link,
@@ -18,6 +18,8 @@ import type { ReactNode } from "react";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { getStationIdentity } from "~/models/station.server";
+import { getCurrentUser } from "~/models/users.server";
+import { isAdmin } from "~/services/admin-session.server";
 import type { StationIdentity } from "~/services/config.server";
 
 export const links: LinksFunction = () => [
@@ -25,8 +27,9 @@ export const links: LinksFunction = () => [
   ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
 ];
 
-export async function loader() {
-  return { station: getStationIdentity() };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, admin] = await Promise.all([getCurrentUser(request), isAdmin(request)]);
+  return { station: getStationIdentity(), user: user ? { name: user.name } : null, isAdmin: admin };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {

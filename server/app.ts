@@ -16,6 +16,7 @@ import { applyMigrations } from "~/services/migrations.server";
 import { attachRealtime } from "~/services/realtime.server";
 import { resolveSessionSecret } from "~/services/session-secret.server";
 import { createStorage, getStorage, setStorage } from "~/services/storage.server";
+import { ensurePins } from "~/models/pins.server";
 import { seedStation } from "~/models/seed.server";
 import { createMediaHandler } from "./media";
 
@@ -68,6 +69,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
     setConfig({ ...config, sessionSecret });
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
+    await ensurePins(log);
     if (config.seedContent && (await seedStation())) log("Seeded the station with the bundled content");
   } catch (error) {
     await disconnectDb();
@@ -78,6 +80,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   let build = await importBuild();
   const app = express();
   app.disable("x-powered-by");
+  // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
+  app.set("trust proxy", config.trustProxy);
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -88,7 +92,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   });
 
   const mode = config.production ? "production" : "development";
-  let handleRemixRequest = createRequestHandler({ build, mode });
+  // What loaders and actions need from Express (see app/load-context.ts).
+  const getLoadContext = (req: express.Request) => ({ clientIp: req.ip ?? "unknown" });
+  let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
   app.get("/media/*", createMediaHandler(getStorage));
 
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
@@ -103,7 +109,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     watcher = watch(path.dirname(BUILD_PATH), async (_event, file) => {
       if (file !== path.basename(BUILD_PATH)) return;
       build = await importBuild();
-      handleRemixRequest = createRequestHandler({ build, mode });
+      handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
       await broadcastDevReady(build);
     });
     await broadcastDevReady(build);

@@ -40,6 +40,8 @@ export interface AppConfig {
   stationTimezone: string;
   /** The address listeners use, for links that leave the site (OAuth callback, feeds). */
   publicUrl: string | null;
+  /** Hops of reverse proxies to trust for the client's address (TRUST_PROXY). */
+  trustProxy: number;
   /** Fill an empty station with the bundled demo content on first start. */
   seedContent: boolean;
   station: StationIdentity;
@@ -69,12 +71,12 @@ function urlSetting(env: Env, name: string, protocols = ["http:", "https:"]): st
   return value.replace(/\/+$/, "");
 }
 
-function port(env: Env): number {
-  const value = text(env, "PORT");
-  if (value === null) return 3000;
+function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
+  const value = text(env, name);
+  if (value === null) return fallback;
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number > 65535) {
-    throw new ConfigError(`PORT must be a whole number between 0 and 65535 (got "${value}")`);
+  if (!/^\d+$/.test(value) || number > max) {
+    throw new ConfigError(`${name} must be a whole number between 0 and ${max} (got "${value}")`);
   }
   return number;
 }
@@ -164,7 +166,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   return {
     production: env.NODE_ENV === "production",
-    port: port(env),
+    port: wholeNumber(env, "PORT", 3000, 65535),
     host: text(env, "HOST") ?? "0.0.0.0",
     dataDir: path.resolve(text(env, "DATA_DIR") ?? "data"),
     databaseUrl: urlSetting(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     stationTimezone: timezone(env),
     publicUrl: urlSetting(env, "PUBLIC_URL"),
     seedContent: flag(env, "SEED_CONTENT", true),
+    trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 10),
     station: station(env),
   };
 }

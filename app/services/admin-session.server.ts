@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { createCookie, redirect } from "@remix-run/node";
+import { getConfig } from "./config.server";
+import { db } from "./db.server";
+import { singleton } from "./singleton.server";
+
+const ADMIN_SESSION_HOURS = 8;
+
+function adminCookie() {
+  return singleton("adminCookie", () => {
+    const config = getConfig();
+    return createCookie("__admin", {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: config.production,
+      secrets: [config.sessionSecret!],
+      maxAge: ADMIN_SESSION_HOURS * 3600,
+    });
+  });
+}
+
+export interface AdminSession {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+async function readSessionId(request: Request): Promise<string | null> {
+  const value = await adminCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" ? value : null;
+}
+
+/** The live admin session of this browser, or null. */
+export async function getAdminSession(request: Request): Promise<AdminSession | null> {
+  const id = await readSessionId(request);
+  if (!id) return null;
+  const session = await db().adminSession.findUnique({ where: { id } });
+  if (!session || session.expiresAt <= new Date()) return null;
+  return session;
+}
+
+export async function isAdmin(request: Request): Promise<boolean> {
+  return (await getAdminSession(request)) !== null;
+}
+
+/**
+ * The one guard line at the top of every admin loader and action. Without a
+ * live admin session a page redirects to /listen with the PIN dialog open,
+ * and any other method is refused with 403.
+ */
+export async function requireAdmin(request: Request): Promise<AdminSession> {
+  const session = await getAdminSession(request);
+  if (session) return session;
+  if (request.method === "GET" || request.method === "HEAD") {
+    const url = new URL(request.url);
+    const params = new URLSearchParams({ pin: "admin", redirectTo: url.pathname + url.search });
+    throw redirect(`/listen?${params}`);
+  }
+  throw new Response("Admin access required: enter the admin PIN first.", { status: 403 });
+}
+
+/**
+ * Opens a new admin session after a correct PIN and returns its Set-Cookie
+ * header. Any previous session of this browser is ended (the id rotates).
+ */
+export async function startAdminSession(request: Request, clientIp: string): Promise<string> {
+  const previous = await readSessionId(request);
+  if (previous) await db().adminSession.deleteMany({ where: { id: previous } });
+  const id = randomBytes(32).toString("base64url");
+  await db().adminSession.create({
+    data: {
+      id,
+      expiresAt: new Date(Date.now() + ADMIN_SESSION_HOURS * 3600_000),
+      clientIp,
+      userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
+    },
+  });
+  return adminCookie().serialize(id);
+}
+
+/** Ends this browser's admin session everywhere and returns the Set-Cookie header that clears it. */
+export async function endAdminSession(request: Request): Promise<string> {
+  const id = await readSessionId(request);
+  if (id) await db().adminSession.deleteMany({ where: { id } });
+  return adminCookie().serialize("", { maxAge: 0 });
+}

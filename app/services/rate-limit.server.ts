@@ -1,0 +1,31 @@
+import { db } from "./db.server";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Seconds until the window resets (for Retry-After). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one attempt against `key` in a fixed window. Counters live in
+ * PostgreSQL, so every app instance behind a load balancer shares them.
+ */
+export async function hitRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+  const rows = await db().$queryRaw<{ count: number; resetAt: Date }[]>`
+    INSERT INTO "RateLimit" ("key", "count", "resetAt")
+    VALUES (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateLimit"."resetAt" <= now() THEN 1 ELSE "RateLimit"."count" + 1 END,
+      "resetAt" = CASE WHEN "RateLimit"."resetAt" <= now() THEN now() + ${windowMs} * interval '1 millisecond' ELSE "RateLimit"."resetAt" END
+    RETURNING "count", "resetAt"`;
+  const { count, resetAt } = rows[0];
+  return {
+    allowed: count <= limit,
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000)),
+  };
+}
+
+/** Forgets the attempts against `key` (e.g. after a successful sign-in). */
+export async function resetRateLimit(key: string): Promise<void> {
+  await db().rateLimit.deleteMany({ where: { key } });
+}
