@@ -1,0 +1,107 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useId, useRef } from "react";
+import type { action as pinAction } from "~/routes/pin";
+import { Icon } from "./Icon";
+
+export interface PinDialogProps {
+  /** "admin": into the admin area (6 digits); "public": back to the public site (5 characters). */
+  kind: "admin" | "public";
+  open: boolean;
+  onClose?: () => void;
+  /** An error to show from a server render (no-JavaScript post). */
+  error?: string;
+  redirectTo?: string;
+  /** Where "Cancel" goes when there is no JavaScript to close the dialog. */
+  closeHref?: string;
+}
+
+export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }: PinDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const fetcher = useFetcher<typeof pinAction>();
+  const titleId = useId();
+  const errorId = useId();
+  const busy = fetcher.state !== "idle";
+  const message = fetcher.data?.error ?? (fetcher.state === "idle" && !fetcher.data ? error : undefined);
+
+  // Server-rendered, the dialog is simply open; in the browser it becomes modal,
+  // which traps focus and closes on Escape.
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.matches(":modal")) {
+      if (element.open) element.close();
+      element.showModal();
+      input.current?.focus();
+    } else if (!open && element.open) {
+      element.close();
+    }
+  }, [open]);
+
+  useEffect(() => {
+    if (fetcher.data?.error) {
+      input.current?.select();
+    }
+  }, [fetcher.data]);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="pin-dialog"
+      open={open}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onClick={(event) => {
+        // A click on the backdrop (the dialog element itself) closes it.
+        if (event.target === dialog.current) dialog.current?.close();
+      }}
+    >
+      <fetcher.Form method="post" action="/pin" className="pin-dialog__form">
+        <div className="pin-dialog__icon" aria-hidden="true">
+          <Icon name="lock" />
+        </div>
+        <h2 id={titleId} className="pin-dialog__title">
+          {kind === "admin" ? "Admin access" : "Back to the public site"}
+        </h2>
+        <p className="muted">{kind === "admin" ? "Enter the 6-digit admin PIN." : "Enter the 5-character public PIN."}</p>
+        <input type="hidden" name="kind" value={kind} />
+        {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+        <label className="visually-hidden" htmlFor={`${titleId}-pin`}>
+          PIN
+        </label>
+        <input
+          ref={input}
+          id={`${titleId}-pin`}
+          className="pin-dialog__input"
+          type="password"
+          name="pin"
+          maxLength={kind === "admin" ? 6 : 5}
+          inputMode={kind === "admin" ? "numeric" : "text"}
+          autoComplete="off"
+          required
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? errorId : undefined}
+        />
+        {message && (
+          <p id={errorId} className="form-error" role="alert">
+            {message}
+          </p>
+        )}
+        <div className="pin-dialog__actions">
+          {closeHref ? (
+            <Link to={closeHref} className="button button--ghost">
+              Cancel
+            </Link>
+          ) : (
+            <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+          )}
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? "Checking…" : "Enter"}
+          </button>
+        </div>
+      </fetcher.Form>
+    </dialog>
+  );
+}

@@ -1,0 +1,35 @@
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { PinDialog } from "~/components/PinDialog";
+import { submitPin } from "~/models/pin-entry.server";
+
+// Without JavaScript the PIN dialogs post here, and a wrong PIN re-renders
+// the dialog on this page; with JavaScript they post here through a fetcher.
+export const meta: MetaFunction = () => [{ title: "PIN" }, { name: "robots", content: "noindex" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const result = await submitPin(request, context.clientIp, form);
+  if (result instanceof Response) return result;
+  return data(
+    { error: result.error, kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const), redirectTo: String(form.get("redirectTo") ?? "") },
+    { status: result.status },
+  );
+}
+
+export default function PinPage() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  return (
+    <div className="container section">
+      <PinDialog
+        kind={result?.kind ?? (searchParams.get("kind") === "public" ? "public" : "admin")}
+        open
+        error={navigation.state === "idle" ? result?.error : undefined}
+        redirectTo={result?.redirectTo ?? searchParams.get("redirectTo") ?? undefined}
+        closeHref="/listen"
+      />
+    </div>
+  );
+}
