@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import http, { type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -9,17 +8,7 @@ import express from "express";
 import { createMediaHandler } from "../server/media";
 import { createStorage, type Storage } from "~/services/storage.server";
 
-// s3rver ships no types; this is the part of its API the tests use.
-interface S3rver {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-}) => S3rver;
+import { startS3rver } from "./helpers/s3rver";
 
 interface Backend {
   storage: Storage;
@@ -41,21 +30,15 @@ async function startFolderBackend(): Promise<Backend> {
 }
 
 async function startS3Backend(): Promise<Backend> {
-  const startS3rver = async () => {
-    const directory = await mkdtemp(path.join(os.tmpdir(), "media-s3rver-"));
-    const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
-    const { port } = await server.run();
+  const startStorage = async () => {
+    const s3 = await startS3rver();
     const storage = await createStorage({
-      s3: { endpoint: `http://127.0.0.1:${port}`, accessKey: "S3RVER", secretKey: "S3RVER", bucket: "media" },
+      s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: "media" },
     });
-    const stop = async () => {
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
-    };
-    return { storage, stop };
+    return { storage, stop: s3.stop };
   };
-  const working = await startS3rver();
-  const down = await startS3rver();
+  const working = await startStorage();
+  const down = await startStorage();
   await down.stop();
   return { storage: working.storage, broken: down.storage, cleanup: working.stop };
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -10,17 +9,7 @@ import {
   type Storage,
 } from "~/services/storage.server";
 
-// s3rver ships no types; this is the part of its API the tests use.
-interface S3rver {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-}) => S3rver;
+import { startS3rver } from "./helpers/s3rver";
 
 interface Backend {
   storage: Storage;
@@ -36,24 +25,11 @@ async function startFolderBackend(): Promise<Backend & { dataDir: string }> {
 
 /** A real S3 API over HTTP: s3rver on a free port with its own temp folder. */
 async function startS3Backend(): Promise<Backend> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), "storage-s3rver-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
-  const { port } = await server.run();
+  const s3 = await startS3rver();
   const storage = await createStorage({
-    s3: {
-      endpoint: `http://127.0.0.1:${port}`,
-      accessKey: "S3RVER",
-      secretKey: "S3RVER",
-      bucket: "media-test",
-    },
+    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: "media-test" },
   });
-  return {
-    storage,
-    async stop() {
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
-    },
-  };
+  return { storage, stop: s3.stop };
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
