@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabase } from "./database";
 export interface TestServer extends RunningServer {
   dataDir: string;
   database: TestDatabase;
+  /** Stops the server (keeping its data) and starts it again on the same database and folder. */
+  restart(): Promise<TestServer>;
   /** Stops the server and removes its database and data folder. */
   stop(): Promise<void>;
 }
@@ -18,7 +20,10 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-test-"));
-  const database = await createTestDatabase();
+  return boot(env, dataDir, await createTestDatabase());
+}
+
+async function boot(env: Record<string, string>, dataDir: string, database: TestDatabase): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "production",
     PORT: "0",
@@ -37,6 +42,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...server,
     dataDir,
     database,
+    async restart() {
+      await server.close();
+      return boot(env, dataDir, database);
+    },
     async stop() {
       await server.close();
       await database.drop();
