@@ -1,0 +1,23 @@
+# The station app: one image, configured entirely through the environment.
+FROM node:20-bookworm-slim
+
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/data
+
+COPY package.json package-lock.json ./
+COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
+COPY prisma prisma
+COPY prisma.config.ts ./
+# Dev dependencies are needed to build (Remix compiler) and to run the TypeScript server (tsx).
+RUN npm ci --no-audit --no-fund
+
+COPY . .
+RUN npx remix build && mkdir -p /app/data && chown -R node:node /app/data
+
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "--import", "tsx", "server/index.ts"]
