@@ -44,12 +44,26 @@ export interface AppConfig {
   trustProxy: number;
   /** Fill an empty station with the bundled demo content on first start. */
   seedContent: boolean;
+  /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
+  embedAllowedHosts: string[];
   station: StationIdentity;
 }
 
 type Env = Record<string, string | undefined>;
 
 const DEFAULT_NEWS_API_URL = "https://api-berita-indonesia.vercel.app";
+
+// Spotify, YouTube, SoundCloud, Apple Music, Deezer and Mixcloud players.
+export const DEFAULT_EMBED_ALLOWED_HOSTS = [
+  "open.spotify.com",
+  "www.youtube.com",
+  "www.youtube-nocookie.com",
+  "w.soundcloud.com",
+  "embed.music.apple.com",
+  "widget.deezer.com",
+  "player-widget.mixcloud.com",
+  "www.mixcloud.com",
+];
 
 function text(env: Env, name: string): string | null {
   const value = env[name]?.trim();
@@ -127,6 +141,19 @@ function timezone(env: Env): string {
   return value;
 }
 
+function embedHosts(env: Env): string[] {
+  const value = text(env, "EMBED_ALLOWED_HOSTS");
+  if (value === null) return DEFAULT_EMBED_ALLOWED_HOSTS;
+  const hosts = value.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  for (const host of hosts) {
+    if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(host)) {
+      throw new ConfigError(`EMBED_ALLOWED_HOSTS must be host names separated by commas, like open.spotify.com or *.example.com (got "${host}")`);
+    }
+  }
+  if (hosts.length === 0) throw new ConfigError("EMBED_ALLOWED_HOSTS must name at least one host");
+  return hosts;
+}
+
 function station(env: Env): StationIdentity {
   const accentColor = text(env, "STATION_ACCENT_COLOR") ?? "#ff3d6e";
   if (!/^#[0-9a-fA-F]{6}$/.test(accentColor)) {
@@ -181,6 +208,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl: urlSetting(env, "PUBLIC_URL"),
     seedContent: flag(env, "SEED_CONTENT", true),
     trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 10),
+    embedAllowedHosts: embedHosts(env),
     station: station(env),
   };
 }

@@ -1,0 +1,35 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { db } from "~/services/db.server";
+
+/** Who made a change: the admin session it came from (null for changes made outside a browser session). */
+export interface AdminActor {
+  adminSessionId: string | null;
+}
+
+export const SYSTEM_ACTOR: AdminActor = { adminSessionId: null };
+
+/**
+ * Records an admin change inside the transaction that makes it, so a change
+ * is never committed without its log line (nor logged when it rolled back).
+ */
+export async function logActivity(tx: Prisma.TransactionClient, actor: AdminActor, action: string, summary: string): Promise<void> {
+  await tx.activityLog.create({ data: { action, summary: summary.slice(0, 500), adminSessionId: actor.adminSessionId } });
+}
+
+/** The newest admin changes for the dashboard, newest first. */
+export function listRecentActivity(limit = 20) {
+  return db().activityLog.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: {
+      id: true,
+      action: true,
+      summary: true,
+      createdAt: true,
+      adminSessionId: true,
+      adminSession: { select: { createdAt: true, clientIp: true } },
+    },
+  });
+}
+
+export type ActivityListItem = Awaited<ReturnType<typeof listRecentActivity>>[number];

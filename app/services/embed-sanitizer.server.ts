@@ -1,0 +1,130 @@
+import { getConfig } from "./config.server";
+
+/** What a chart embed is rendered from: only these attributes ever reach the page. */
+export interface EmbedAttributes {
+  src: string;
+  title: string;
+  width: string | null;
+  height: string | null;
+  allow: string | null;
+  allowFullScreen: boolean;
+}
+
+export type EmbedCheck = { ok: true; code: string; attributes: EmbedAttributes; host: string } | { ok: false; error: string };
+
+/** Every stored embed is sandboxed: the player runs scripts in its own origin and can open its links in a new tab. */
+export const EMBED_SANDBOX = "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-presentation";
+export const EMBED_REFERRER_POLICY = "strict-origin-when-cross-origin";
+
+// Player features the allowed services ask for; anything else (camera, geolocation, ...) is dropped.
+const ALLOWED_FEATURES = new Set(["autoplay", "clipboard-write", "encrypted-media", "fullscreen", "picture-in-picture", "web-share"]);
+const MAX_CODE_LENGTH = 4000;
+const SIZE = /^\d{1,4}(%|px)?$/;
+
+// One opening tag, its attributes, an optional closing tag, nothing else around it.
+const IFRAME = /^<iframe(\s[^<>]*?)?\s*\/?>\s*(<\/iframe\s*>)?$/i;
+const ATTRIBUTE = /\s*([a-zA-Z][a-zA-Z0-9_:-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/y;
+
+function decodeEntities(value: string): string {
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function parseAttributes(source: string): Map<string, string> | null {
+  const attributes = new Map<string, string>();
+  ATTRIBUTE.lastIndex = 0;
+  let index = 0;
+  while (index < source.length) {
+    if (/^\s*$/.test(source.slice(index))) break;
+    ATTRIBUTE.lastIndex = index;
+    const match = ATTRIBUTE.exec(source);
+    if (!match || match[0].length === 0) return null;
+    const name = match[1].toLowerCase();
+    if (attributes.has(name)) return null;
+    attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? ""));
+    index = ATTRIBUTE.lastIndex;
+  }
+  return attributes;
+}
+
+/** True when `host` is on the allow-list (an entry "*.example.com" also covers its subdomains). */
+export function isAllowedEmbedHost(host: string, allowList: string[]): boolean {
+  const name = host.toLowerCase();
+  return allowList.some((entry) =>
+    entry.startsWith("*.") ? name === entry.slice(2) || name.endsWith(entry.slice(1)) : name === entry,
+  );
+}
+
+function allowedHostsText(allowList: string[]): string {
+  return allowList.map((host) => host.replace(/^\*\./, "")).join(", ");
+}
+
+function refuse(allowList: string[], reason: string): EmbedCheck {
+  return {
+    ok: false,
+    error: `${reason} Only a single <iframe> player with an https address from ${allowedHostsText(allowList)} is accepted.`,
+  };
+}
+
+function canonicalCode(a: EmbedAttributes): string {
+  const parts = [`src="${escapeAttribute(a.src)}"`, `title="${escapeAttribute(a.title)}"`];
+  if (a.width) parts.push(`width="${a.width}"`);
+  if (a.height) parts.push(`height="${a.height}"`);
+  if (a.allow) parts.push(`allow="${escapeAttribute(a.allow)}"`);
+  if (a.allowFullScreen) parts.push("allowfullscreen");
+  parts.push('loading="lazy"', `sandbox="${EMBED_SANDBOX}"`, `referrerpolicy="${EMBED_REFERRER_POLICY}"`);
+  return `<iframe ${parts.join(" ")}></iframe>`;
+}
+
+/**
+ * Turns pasted embed code into the only form the app stores and renders:
+ * a single https iframe from an allowed host, rebuilt from safe attributes.
+ * Anything else is refused with a message saying what is accepted.
+ */
+export function sanitizeEmbed(input: string, allowList: string[] = getConfig().embedAllowedHosts): EmbedCheck {
+  const code = input.trim();
+  if (code.length > MAX_CODE_LENGTH) return refuse(allowList, "That embed code is too long.");
+  const tag = IFRAME.exec(code);
+  if (!tag) return refuse(allowList, "That is not a single <iframe> embed.");
+  const attributes = parseAttributes(tag[1] ?? "");
+  if (!attributes) return refuse(allowList, "The <iframe> tag could not be read.");
+  const rawSrc = attributes.get("src");
+  if (!rawSrc) return refuse(allowList, "The <iframe> has no src address.");
+  let url: URL;
+  try {
+    url = new URL(rawSrc);
+  } catch {
+    return refuse(allowList, "The <iframe> src is not a valid address.");
+  }
+  if (url.protocol !== "https:") return refuse(allowList, "The player address must start with https://.");
+  if (url.username || url.password || url.port) return refuse(allowList, "The player address must not carry a user name, password or port.");
+  if (!isAllowedEmbedHost(url.hostname, allowList)) {
+    return refuse(allowList, `Players from ${url.hostname} are not allowed.`);
+  }
+  const size = (name: string) => {
+    const value = attributes.get(name)?.trim();
+    return value && SIZE.test(value) ? value : null;
+  };
+  const allow = (attributes.get("allow") ?? "")
+    .split(";")
+    .map((feature) => feature.trim().split(/\s+/)[0]?.toLowerCase())
+    .filter((feature): feature is string => !!feature && ALLOWED_FEATURES.has(feature));
+  const title = (attributes.get("title") ?? "").replace(/\s+/g, " ").trim().slice(0, 200);
+  const clean: EmbedAttributes = {
+    src: url.toString(),
+    title: title || `Player from ${url.hostname}`,
+    width: size("width"),
+    height: size("height"),
+    allow: allow.length > 0 ? [...new Set(allow)].join("; ") : null,
+    allowFullScreen: attributes.has("allowfullscreen") || allow.includes("fullscreen"),
+  };
+  return { ok: true, code: canonicalCode(clean), attributes: clean, host: url.hostname };
+}
