@@ -1,8 +1,12 @@
 import "@remix-run/node";
 
-// Set by server/app.ts for every request.
 declare module "@remix-run/node" {
+  // Set by server/app.ts for every request.
   interface AppLoadContext {
     clientIp: string;
+  }
+  // Single fetch (remix.config.js): loader data keeps Dates, and data() statuses type-check.
+  interface Future {
+    v3_singleFetch: true;
   }
 }

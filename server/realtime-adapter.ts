@@ -1,0 +1,22 @@
+import { createAdapter } from "@socket.io/postgres-adapter";
+import pg from "pg";
+import type { Server as SocketServer } from "socket.io";
+
+/**
+ * With a real PostgreSQL, broadcasts reach the clients of every app instance
+ * through LISTEN/NOTIFY (no extra service). Large payloads go through the
+ * adapter's attachments table, created here because it is the adapter's, not the app's.
+ */
+export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl: string): Promise<() => Promise<void>> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  await pool.query(`
+    CREATE TABLE IF NOT EXISTS socket_io_attachments (
+      id          bigserial UNIQUE,
+      created_at  timestamptz DEFAULT NOW(),
+      payload     bytea
+    )`);
+  io.adapter(createAdapter(pool, { errorHandler: (error) => console.error(`realtime adapter: ${error.message}`) }));
+  return async () => {
+    await pool.end();
+  };
+}
