@@ -1,6 +1,7 @@
 import "@fontsource-variable/inter/wght.css";
 import "./styles/tokens.css";
 import "./styles/app.css";
+import "./styles/listener.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
@@ -15,6 +16,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { LivePlayer } from "~/components/LivePlayer";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { getStationIdentity } from "~/models/station.server";
@@ -24,6 +26,7 @@ import type { StationIdentity } from "~/services/config.server";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
   ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
 ];
 
@@ -65,11 +68,13 @@ export function Layout({ children }: { children: ReactNode }) {
   const station = data?.station;
   return (
     <Document station={station}>
-      {station && <SiteHeader station={station} />}
+      {station && <SiteHeader station={station} user={data.user} isAdmin={data.isAdmin} />}
       <main id="main" tabIndex={-1}>
         {children}
       </main>
       {station && <SiteFooter station={station} />}
+      {/* In the layout, not a route: the stream keeps playing while the listener navigates. */}
+      {station && <LivePlayer station={station} />}
     </Document>
   );
 }

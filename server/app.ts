@@ -13,14 +13,21 @@ import { connectDb, disconnectDb } from "~/services/db.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
 import { checkHealth } from "~/services/health.server";
 import { applyMigrations } from "~/services/migrations.server";
-import { attachRealtime } from "~/services/realtime.server";
+import { registerGauge } from "~/services/metrics.server";
+import { attachRealtime, connectedListeners } from "~/services/realtime.server";
 import { resolveSessionSecret } from "~/services/session-secret.server";
 import { createStorage, getStorage, setStorage } from "~/services/storage.server";
 import { ensurePins } from "~/models/pins.server";
-import { seedStation } from "~/models/seed.server";
+import { SEED_DIR, seedStation } from "~/models/seed.server";
+import { setSingleton } from "~/services/singleton.server";
+import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
+import { observeRequests, serveMetrics } from "./observability";
+import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 
 const BUILD_PATH = path.resolve("build/index.js");
+// How long a shutdown waits for in-flight requests and uploads before cutting them.
+const SHUTDOWN_GRACE_MS = 15_000;
 
 export interface RunningServer {
   url: string;
@@ -82,6 +89,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.disable("x-powered-by");
   // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
   app.set("trust proxy", config.trustProxy);
+  app.use(observeRequests(log));
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -90,18 +98,33 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     const health = await checkHealth();
     res.status(health.ok ? 200 : 503).set("Cache-Control", "no-store").json(health);
   });
+  app.get("/metrics", serveMetrics);
 
   const mode = config.production ? "production" : "development";
   // What loaders and actions need from Express (see app/load-context.ts).
   const getLoadContext = (req: express.Request) => ({ clientIp: req.ip ?? "unknown" });
   let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
   app.get("/media/*", createMediaHandler(getStorage));
+  let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
+  // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set
+  // (a fresh redirect per connect keeps short-lived stream tokens working), else the demo stream.
+  if (config.streamUrl) {
+    const streamUrl = config.streamUrl;
+    app.get("/stream/live", (_req, res) => res.set("Cache-Control", "no-store").redirect(302, streamUrl));
+  } else {
+    demo = await createDemoStream(SEED_DIR, { stationName: config.station.name, stationDescription: config.station.tagline });
+    setSingleton("demoStream", demo);
+    app.get("/stream/live", demo.handle);
+  }
 
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
 
   const httpServer = http.createServer(app);
   const io = new SocketServer(httpServer, { serveClient: false });
   attachRealtime(io);
+  registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
+  // Several instances share one PostgreSQL; the embedded database serves a single instance.
+  const stopRealtimeSharing = config.databaseUrl ? await shareRealtimeThroughPostgres(io, databaseUrl) : null;
 
   let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
   if (options.watchBuild) {
@@ -127,11 +150,19 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     port,
     databaseUrl,
     io,
+    /** Graceful: stop accepting, let in-flight requests finish, then close sockets and the database. */
     async close() {
       watcher?.close();
       attachRealtime(undefined);
-      io.close();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      setSingleton("demoStream", undefined);
+      demo?.close();
+      const stopped = new Promise<void>((resolve) => httpServer.once("close", () => resolve()));
+      io.close(); // disconnects live-update clients and stops the HTTP server from accepting
+      httpServer.closeIdleConnections();
+      const cutOff = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await stopped;
+      clearTimeout(cutOff);
+      await stopRealtimeSharing?.();
       await disconnectDb();
       setStorage(undefined);
       await embedded?.stop();

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { EpisodeCard } from "~/models/podcasts.server";
 import { formatDuration } from "~/utils/format";
-import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
+import { mediaSrcSet, mediaUrl, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { Icon } from "./Icon";
 
 type CardEpisode = Pick<EpisodeCard, "id" | "title" | "durationSeconds"> & {
@@ -27,7 +27,19 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
           <Icon name="play" />
         </span>
       </div>
-      <Link to={`/play/${episode.id}`} className="podcast-card__link">
+      <Link
+        to={`/play/${episode.id}`}
+        className="podcast-card__link"
+        onClick={() => {
+          // The spec's hand-over keys; /play/{id} itself loads the episode from the server.
+          try {
+            localStorage.setItem("link", mediaUrl(episode.cover));
+            localStorage.setItem("podcast", mediaUrl(episode.audio));
+          } catch {
+            // Storage can be unavailable (private mode, quota): the play page does not need it.
+          }
+        }}
+      >
         <h3 className="podcast-card__title">{episode.title}</h3>
       </Link>
       <p className="podcast-card__meta">{formatDuration(episode.durationSeconds)}</p>

@@ -7,3 +7,12 @@ export const publicLinks = [
   { to: "/CrewSpin", label: "CREW" },
   { to: "/events", label: "EVENTS" },
 ] as const;
+
+/** The admin area's pages, shown in the header's ADMIN strip while an admin session is open. */
+export const adminLinks = [
+  { to: "/dashboard-admin", label: "DASHBOARD" },
+  { to: "/chartcontentadmin", label: "CHART" },
+  { to: "/CrewAdmin", label: "CREW" },
+  { to: "/eventsAdmin", label: "EVENTS" },
+  { to: "/cardlistmoreadmin", label: "PODCAST CARDS" },
+] as const;

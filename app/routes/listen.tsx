@@ -1,22 +1,33 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { CrewSlider } from "~/components/CrewSlider";
+import { Icon } from "~/components/Icon";
 import { PodcastCardList } from "~/components/PodcastCard";
+import { useLiveData } from "~/hooks/useRealtime";
+import { listCrewImages } from "~/models/crew.server";
 import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getSiteImage } from "~/models/site-images.server";
 import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrl } from "~/utils/media";
+
+const LATEST_PODCAST_COUNT = 5;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `LISTEN · ${data.stationName}` : "LISTEN" },
 ];
 
 export async function loader() {
-  const [jumbotron, episodes] = await Promise.all([getSiteImage("jumbotron"), listLatestEpisodes(5)]);
-  return { jumbotron, episodes, stationName: getStationIdentity().name };
+  const [jumbotron, episodes, crewImages] = await Promise.all([
+    getSiteImage("jumbotron"),
+    listLatestEpisodes(LATEST_PODCAST_COUNT),
+    listCrewImages(),
+  ]);
+  return { jumbotron, episodes, crewImages, stationName: getStationIdentity().name };
 }
 
 export default function Listen() {
-  const { jumbotron, episodes, stationName } = useLoaderData<typeof loader>();
+  const { jumbotron, episodes, crewImages, stationName } = useLoaderData<typeof loader>();
+  useLiveData("images:changed");
   return (
     <div className="container">
       <h1 className="visually-hidden">Listen to {stationName}</h1>
@@ -38,16 +49,20 @@ export default function Listen() {
           <h2 id="latest-podcast" className="section-title">
             LATEST PODCAST
           </h2>
-          <Link to="/cardlistmore" className="button button--ghost">
+          <Link to="/cardlistmore" className="button button--ghost" prefetch="intent">
             VIEW MORE
           </Link>
         </div>
         {episodes.length > 0 ? (
           <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
         ) : (
-          <p className="empty-state">No episodes have been published yet.</p>
+          <p className="empty-state">
+            <Icon name="radio" />
+            No episodes have been published yet.
+          </p>
         )}
       </section>
+      <CrewSlider images={crewImages} stationName={stationName} />
     </div>
   );
 }

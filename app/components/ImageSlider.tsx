@@ -1,0 +1,94 @@
+import { useSearchParams } from "@remix-run/react";
+import { useState, type MouseEvent } from "react";
+import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
+import { Icon } from "./Icon";
+
+export interface SlideImage {
+  id: string;
+  key: string;
+  image: MediaFile;
+}
+
+/** Next page start: past the end wraps to the start. */
+export function nextStart(start: number, total: number, pageSize: number): number {
+  return start + pageSize >= total ? 0 : start + pageSize;
+}
+
+/** Previous page start: before the first page jumps to the last full page, max(0, total - pageSize). */
+export function previousStart(start: number, total: number, pageSize: number): number {
+  return start - pageSize < 0 ? Math.max(0, total - pageSize) : start - pageSize;
+}
+
+/**
+ * Shows `pageSize` images at a time with wrap-around previous/next.
+ * The controls are links (`?param=N`), so the slider works without JavaScript too.
+ */
+export function ImageSlider({
+  images,
+  pageSize,
+  label,
+  param,
+  sizes,
+  altPrefix,
+}: {
+  images: SlideImage[];
+  pageSize: number;
+  label: string;
+  /** The search parameter that holds the first visible index. */
+  param: string;
+  sizes: string;
+  altPrefix: string;
+}) {
+  const [searchParams] = useSearchParams();
+  const requested = Number(searchParams.get(param));
+  const initial = Number.isInteger(requested) && requested > 0 && requested < images.length ? requested : 0;
+  const [start, setStart] = useState(initial);
+  const total = images.length;
+  if (total === 0) return null;
+
+  const visible = images.slice(start, start + pageSize);
+  const previous = previousStart(start, total, pageSize);
+  const next = nextStart(start, total, pageSize);
+  const hrefFor = (index: number) => {
+    const params = new URLSearchParams(searchParams);
+    params.set(param, String(index));
+    return `?${params}`;
+  };
+  const go = (index: number) => (event: MouseEvent) => {
+    event.preventDefault();
+    setStart(index);
+  };
+  const end = Math.min(start + pageSize, total);
+
+  return (
+    <div className={`slider${pageSize === 1 ? " slider--single" : ""}`} role="region" aria-roledescription="carousel" aria-label={label}>
+      <ul className="slider__track" style={pageSize > 1 ? { gridTemplateColumns: `repeat(${pageSize}, minmax(0, 1fr))` } : undefined}>
+        {visible.map((slide, offset) => (
+          <li key={slide.id} className="slider__frame" aria-roledescription="slide">
+            <img
+              src={mediaUrlFor(slide.image, 640)}
+              srcSet={mediaSrcSet(slide.image)}
+              sizes={sizes}
+              alt={`${altPrefix} ${start + offset + 1} of ${total}`}
+              width={slide.image.width ?? 600}
+              height={slide.image.height ?? 800}
+              loading="lazy"
+              decoding="async"
+            />
+          </li>
+        ))}
+      </ul>
+      <div className="slider__controls">
+        <a href={hrefFor(previous)} className="icon-button slider__button" aria-label="Previous" onClick={go(previous)} rel="nofollow">
+          <Icon name="chevronLeft" />
+        </a>
+        <p className="slider__position" aria-live="polite" data-testid="slider-position">
+          {pageSize === 1 ? `${start + 1} / ${total}` : `${start + 1}–${end} / ${total}`}
+        </p>
+        <a href={hrefFor(next)} className="icon-button slider__button" aria-label="Next" onClick={go(next)} rel="nofollow">
+          <Icon name="chevronRight" />
+        </a>
+      </div>
+    </div>
+  );
+}
