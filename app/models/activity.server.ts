@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 
@@ -17,19 +18,21 @@ export async function logActivity(tx: Prisma.TransactionClient, actor: AdminActo
 }
 
 /** The newest admin changes for the dashboard, newest first. */
-export function listRecentActivity(limit = 20) {
-  return db().activityLog.findMany({
+export async function listRecentActivity(limit = 20) {
+  const rows = await db().activityLog.findMany({
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: {
-      id: true,
-      action: true,
-      summary: true,
-      createdAt: true,
-      adminSessionId: true,
-      adminSession: { select: { createdAt: true, clientIp: true } },
-    },
+    select: { id: true, action: true, summary: true, createdAt: true, adminSessionId: true, adminSession: { select: { createdAt: true, clientIp: true } } },
   });
+  return rows.map(({ adminSessionId, adminSession, ...row }) => ({
+    ...row,
+    session: adminSessionId ? { label: sessionLabel(adminSessionId), startedAt: adminSession?.createdAt ?? null, clientIp: adminSession?.clientIp ?? null } : null,
+  }));
 }
 
 export type ActivityListItem = Awaited<ReturnType<typeof listRecentActivity>>[number];
+
+// The session id is the cookie's secret value, so pages only ever see a short fingerprint of it.
+function sessionLabel(adminSessionId: string): string {
+  return createHash("sha256").update(adminSessionId).digest("hex").slice(0, 8);
+}

@@ -1,4 +1,8 @@
 import { db } from "~/services/db.server";
+import { publish } from "~/services/realtime.server";
+import { UploadError } from "~/services/uploads.server";
+import { logActivity, type AdminActor } from "./activity.server";
+import { commitFileChange, uploadImage } from "./files.server";
 
 const imageSelect = { select: { key: true, width: true, height: true, variantWidths: true } } as const;
 
@@ -21,3 +25,172 @@ export function listCrewImages() {
 }
 
 export type CrewImageListItem = Awaited<ReturnType<typeof listCrewImages>>[number];
+
+// ---- Crew slider images (admin)
+
+const crewImageKey = (n: number) => `Crew${n}`;
+
+function keyNumber(key: string): number {
+  const match = /^Crew(\d+)$/.exec(key);
+  return match ? Number(match[1]) : 0;
+}
+
+function publishCrewImages(action: "created" | "updated" | "deleted" | "reordered", keys: string[]) {
+  publish("images:changed", { action, records: keys.map((key) => ({ kind: "crew-image", key })) });
+}
+
+/** Replaces the picture behind one slider key. */
+export async function replaceCrewImage(key: string, image: Buffer, actor: AdminActor) {
+  const upload = await uploadImage(image, "crew");
+  await commitFileChange(upload, async (tx, file) => {
+    const previous = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
+    if (!previous) throw new UploadError(`The crew image ${key} no longer exists.`);
+    await tx.crewImage.update({ where: { key }, data: { imageId: file!.id } });
+    await logActivity(tx, actor, "crew-image.replaced", `Replaced crew image ${key}`);
+    return { result: null, replaced: [previous.image] };
+  });
+  publishCrewImages("updated", [key]);
+}
+
+/** Adds a picture at the end of the slider as the next free `Crew{n}`. */
+export async function addCrewImage(image: Buffer, actor: AdminActor): Promise<string> {
+  const upload = await uploadImage(image, "crew");
+  const key = await commitFileChange(upload, async (tx, file) => {
+    // One adder at a time, so two admins never get the same key.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(5417002)`;
+    const existing = await tx.crewImage.findMany({ select: { key: true, position: true } });
+    const next = Math.max(0, ...existing.map((image) => keyNumber(image.key))) + 1;
+    const position = Math.max(0, ...existing.map((image) => image.position)) + 1;
+    await tx.crewImage.create({ data: { key: crewImageKey(next), position, imageId: file!.id } });
+    await logActivity(tx, actor, "crew-image.created", `Added crew image ${crewImageKey(next)}`);
+    return { result: crewImageKey(next), replaced: [] };
+  });
+  publishCrewImages("created", [key]);
+  return key;
+}
+
+/** Removes a picture from the slider (its key is not reused by later additions unless it was the last). */
+export async function deleteCrewImage(key: string, actor: AdminActor) {
+  await commitFileChange(null, async (tx) => {
+    const removed = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
+    if (!removed) throw new UploadError(`The crew image ${key} no longer exists.`);
+    await tx.crewImage.delete({ where: { key } });
+    await logActivity(tx, actor, "crew-image.deleted", `Deleted crew image ${key}`);
+    return { result: null, replaced: [removed.image] };
+  });
+  publishCrewImages("deleted", [key]);
+}
+
+/** Swaps a picture with its neighbour before (-1) or after (+1) it in the slider. */
+export async function moveCrewImage(key: string, direction: -1 | 1, actor: AdminActor): Promise<boolean> {
+  const moved = await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(5417002)`;
+    const images = await tx.crewImage.findMany({ orderBy: [{ position: "asc" }, { key: "asc" }], select: { id: true, key: true } });
+    const index = images.findIndex((image) => image.key === key);
+    const other = images[index + direction];
+    if (index < 0 || !other) return false;
+    const order = images.map((image) => image.id);
+    [order[index], order[index + direction]] = [order[index + direction], order[index]];
+    // Renumber 1..n so earlier duplicates or gaps in positions never make a move a no-op.
+    for (const [position, id] of order.entries()) await tx.crewImage.update({ where: { id }, data: { position: position + 1 } });
+    await logActivity(tx, actor, "crew-image.moved", `Moved crew image ${key} ${direction < 0 ? "up" : "down"}`);
+    return true;
+  });
+  if (moved) publishCrewImages("reordered", [key]);
+  return moved;
+}
+
+// ---- Crew members (admin)
+
+export const CREW_FIELDS = ["name", "age", "email", "jobTitle", "address", "bio"] as const;
+export type CrewField = (typeof CREW_FIELDS)[number] | "image";
+
+export interface CrewMemberInput {
+  name: string;
+  age: number;
+  email: string;
+  jobTitle: string;
+  address: string;
+  bio: string;
+}
+
+const FIELD_LABELS: Record<CrewField, string> = {
+  name: "Name",
+  age: "Age",
+  email: "Email",
+  jobTitle: "Job title",
+  address: "Address",
+  bio: "Bio",
+  image: "Photo",
+};
+const MAX_LENGTH: Record<(typeof CREW_FIELDS)[number], number> = { name: 80, age: 3, email: 254, jobTitle: 80, address: 200, bio: 1000 };
+
+/**
+ * Checks the crew form. Every field is required; the photo only when adding
+ * (`hasImage` says whether one was uploaded). Errors are per field.
+ */
+export function validateCrewMember(
+  values: Record<string, string>,
+  options: { hasImage: boolean; editing: boolean },
+): { ok: true; value: CrewMemberInput } | { ok: false; errors: Partial<Record<CrewField, string>> } {
+  const errors: Partial<Record<CrewField, string>> = {};
+  for (const field of CREW_FIELDS) {
+    const value = (values[field] ?? "").trim();
+    if (!value) errors[field] = `${FIELD_LABELS[field]} is required.`;
+    else if (value.length > MAX_LENGTH[field]) errors[field] = `${FIELD_LABELS[field]} is too long (at most ${MAX_LENGTH[field]} characters).`;
+  }
+  const age = Number(values.age);
+  if (!errors.age && (!/^\d+$/.test(values.age.trim()) || age < 1 || age > 120)) errors.age = "Age must be a whole number between 1 and 120.";
+  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email.trim())) errors.email = "Enter an email address like name@example.com.";
+  if (!options.editing && !options.hasImage) errors.image = "Photo is required.";
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const text = (field: (typeof CREW_FIELDS)[number]) => values[field].trim();
+  return {
+    ok: true,
+    value: { name: text("name"), age, email: text("email"), jobTitle: text("jobTitle"), address: text("address"), bio: text("bio") },
+  };
+}
+
+function publishCrewMember(action: "created" | "updated" | "deleted", id: string) {
+  publish("images:changed", { action, records: [{ kind: "crew-member", id }] });
+}
+
+export async function createCrewMember(input: CrewMemberInput, image: Buffer, actor: AdminActor) {
+  const upload = await uploadImage(image, "members");
+  const member = await commitFileChange(upload, async (tx, file) => {
+    const created = await tx.crewMember.create({ data: { ...input, imageId: file!.id }, select: { id: true, name: true } });
+    await logActivity(tx, actor, "crew-member.created", `Added crew member ${created.name}`);
+    return { result: created, replaced: [] };
+  });
+  publishCrewMember("created", member.id);
+  return member;
+}
+
+/** Updates a member; a new photo replaces the old one, no photo keeps it. */
+export async function updateCrewMember(id: string, input: CrewMemberInput, image: Buffer | null, actor: AdminActor) {
+  const upload = image ? await uploadImage(image, "members") : null;
+  const member = await commitFileChange(upload, async (tx, file) => {
+    const previous = await tx.crewMember.findUnique({ where: { id }, select: { image: imageSelect } });
+    if (!previous) throw new UploadError("That crew member no longer exists.");
+    const updated = await tx.crewMember.update({
+      where: { id },
+      data: { ...input, ...(file ? { imageId: file.id } : {}) },
+      select: { id: true, name: true },
+    });
+    await logActivity(tx, actor, "crew-member.updated", `Updated crew member ${updated.name}${file ? " (new photo)" : ""}`);
+    return { result: updated, replaced: file ? [previous.image] : [] };
+  });
+  publishCrewMember("updated", member.id);
+  return member;
+}
+
+export async function deleteCrewMember(id: string, actor: AdminActor) {
+  const member = await commitFileChange(null, async (tx) => {
+    const removed = await tx.crewMember.findUnique({ where: { id }, select: { id: true, name: true, image: imageSelect } });
+    if (!removed) throw new UploadError("That crew member no longer exists.");
+    await tx.crewMember.delete({ where: { id } });
+    await logActivity(tx, actor, "crew-member.deleted", `Deleted crew member ${removed.name}`);
+    return { result: removed, replaced: [removed.image] };
+  });
+  publishCrewMember("deleted", member.id);
+}

@@ -1,4 +1,7 @@
 import { db } from "~/services/db.server";
+import { sanitizeEmbed } from "~/services/embed-sanitizer.server";
+import { publish } from "~/services/realtime.server";
+import { logActivity, type AdminActor } from "./activity.server";
 
 /** The chart embeds in the order the admin arranged them. Codes are stored already sanitised. */
 export function listEmbeds() {
@@ -9,3 +12,51 @@ export function listEmbeds() {
 }
 
 export type EmbedListItem = Awaited<ReturnType<typeof listEmbeds>>[number];
+
+/**
+ * The embeds as render-ready attributes, checked again against today's
+ * allow-list: an embed whose host was removed from it is no longer shown.
+ */
+export async function listEmbedPlayers() {
+  const embeds = await listEmbeds();
+  return embeds.map((embed) => {
+    const check = sanitizeEmbed(embed.code);
+    return { id: embed.id, createdAt: embed.createdAt, player: check.ok ? check.attributes : null, host: check.ok ? check.host : null };
+  });
+}
+
+export type EmbedPlayer = Awaited<ReturnType<typeof listEmbedPlayers>>[number];
+
+export type AddEmbedResult = { status: "added"; id: string } | { status: "ignored" } | { status: "refused"; error: string };
+
+/** Adds pasted embed code: ignored when blank, refused unless it is an allowed player, stored only in its sanitised form. */
+export async function addEmbed(input: string, actor: AdminActor): Promise<AddEmbedResult> {
+  if (input.trim() === "") return { status: "ignored" };
+  const check = sanitizeEmbed(input);
+  if (!check.ok) return { status: "refused", error: check.error };
+  const embed = await db().$transaction(async (tx) => {
+    const last = await tx.embed.aggregate({ _max: { position: true } });
+    const created = await tx.embed.create({
+      data: { code: check.code, position: (last._max.position ?? 0) + 1 },
+      select: { id: true, code: true, position: true, createdAt: true },
+    });
+    await logActivity(tx, actor, "embed.created", `Added a chart player from ${check.host}`);
+    return created;
+  });
+  publish("embeds:changed", { action: "created", records: [embed] });
+  return { status: "added", id: embed.id };
+}
+
+/** Deletes an embed; false when it was already gone. */
+export async function deleteEmbed(id: string, actor: AdminActor): Promise<boolean> {
+  const removed = await db().$transaction(async (tx) => {
+    const embed = await tx.embed.findUnique({ where: { id }, select: { id: true, code: true } });
+    if (!embed) return null;
+    await tx.embed.delete({ where: { id } });
+    const check = sanitizeEmbed(embed.code);
+    await logActivity(tx, actor, "embed.deleted", `Deleted a chart player${check.ok ? ` from ${check.host}` : ""}`);
+    return embed;
+  });
+  if (removed) publish("embeds:changed", { action: "deleted", records: [{ id: removed.id }] });
+  return removed !== null;
+}

@@ -3,6 +3,7 @@ import type { Prisma, StoredFile } from "~/generated/prisma/client";
 import { prepareAudio } from "~/services/audio.server";
 import { db } from "~/services/db.server";
 import { prepareImage } from "~/services/images.server";
+import { recordUpload } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
 import { variantKey } from "~/utils/media";
 
@@ -43,11 +44,7 @@ export async function uploadImage(input: Buffer, folder: string): Promise<Upload
   const checksum = sha256(image.data);
   const key = contentKey(folder, checksum, "webp");
   const storage = getStorage();
-  await Promise.all([
-    storage.put(key, image.data, "image/webp"),
-    ...image.variants.map((variant) => storage.put(variantKey(key, variant.width), variant.data, "image/webp")),
-  ]);
-  return {
+  const uploaded: UploadedFile = {
     key,
     contentType: "image/webp",
     size: image.data.length,
@@ -56,6 +53,18 @@ export async function uploadImage(input: Buffer, folder: string): Promise<Upload
     height: image.height,
     variantWidths: image.variants.map((variant) => variant.width),
   };
+  const writes = await Promise.allSettled([
+    storage.put(key, image.data, "image/webp"),
+    ...image.variants.map((variant) => storage.put(variantKey(key, variant.width), variant.data, "image/webp")),
+  ]);
+  recordUpload("image");
+  const failed = writes.find((write): write is PromiseRejectedResult => write.status === "rejected");
+  if (failed) {
+    // Half an image is no image: take back what was written, unless the same bytes are already in use.
+    await discardFileIfUnused(uploaded);
+    throw failed.reason;
+  }
+  return uploaded;
 }
 
 /** Checks an audio file (format by content, duration from the file) and writes it to storage. */
@@ -64,6 +73,7 @@ export async function uploadAudio(input: Buffer, folder: string): Promise<Upload
   const checksum = sha256(audio.data);
   const key = contentKey(folder, checksum, audio.extension);
   await getStorage().put(key, audio.data, audio.contentType);
+  recordUpload("audio");
   return {
     key,
     contentType: audio.contentType,
@@ -102,24 +112,65 @@ async function isReferenced(tx: Tx, fileId: string): Promise<boolean> {
 }
 
 /**
- * Removes a file that nothing points at any more: its row first, then its
- * objects. A file still in use (or recorded by another row meanwhile) is left
- * alone. Never throws: a leftover object is only wasted space, and the orphan
- * sweeper collects it.
+ * Removes a file that nothing points at any more: its objects first, then its
+ * row, while holding the row so nothing can start pointing at it meanwhile.
+ * A file still in use is left alone. Never throws: when the objects cannot be
+ * removed the row stays, so the file is still accounted for and
+ * `discardUnusedFiles` retries it later.
  */
 export async function discardFileIfUnused(file: Pick<StoredFile, "key" | "variantWidths">): Promise<void> {
   try {
-    const unused = await db().$transaction(async (tx) => {
-      const row = await tx.storedFile.findUnique({ where: { key: file.key } });
-      if (!row) return true;
-      if (await isReferenced(tx, row.id)) return false;
-      await tx.storedFile.delete({ where: { id: row.id } });
-      return true;
-    });
-    if (!unused) return;
-    const storage = getStorage();
-    await Promise.all(objectKeys(file).map((key) => storage.remove(key)));
+    await db().$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "StoredFile" WHERE "key" = ${file.key} FOR UPDATE`;
+        const row = rows[0];
+        if (row && (await isReferenced(tx, row.id))) return;
+        const storage = getStorage();
+        await Promise.all(objectKeys(file).map((key) => storage.remove(key)));
+        if (row) await tx.storedFile.delete({ where: { id: row.id } });
+      },
+      { timeout: 30_000 },
+    );
   } catch (error) {
     console.error(`Could not discard ${file.key}: ${(error as Error).message}`);
   }
+}
+
+/** Discards every recorded file that no row points at (leftovers of a removal that failed earlier). */
+export async function discardUnusedFiles(): Promise<number> {
+  const unused = await db().storedFile.findMany({
+    where: {
+      crewMembers: { none: {} },
+      crewImages: { none: {} },
+      eventPosters: { none: {} },
+      siteImages: { none: {} },
+      episodeCovers: { none: {} },
+      episodeAudio: { none: {} },
+    },
+    select: { key: true, variantWidths: true },
+  });
+  for (const file of unused) await discardFileIfUnused(file);
+  return unused.length;
+}
+
+/**
+ * The one safe way to point rows at a new upload: `change` runs in a
+ * transaction with the upload recorded and returns the files it stopped
+ * using. If it fails the new upload is discarded and nothing changed; once it
+ * committed, the replaced files are discarded.
+ */
+export async function commitFileChange<T>(
+  upload: UploadedFile | null,
+  change: (tx: Tx, file: StoredFile | null) => Promise<{ result: T; replaced: (Pick<StoredFile, "key" | "variantWidths"> | null)[] }>,
+): Promise<T> {
+  let outcome: Awaited<ReturnType<typeof change>>;
+  try {
+    outcome = await db().$transaction(async (tx) => change(tx, upload ? await recordFile(tx, upload) : null), { timeout: 30_000 });
+  } catch (error) {
+    if (upload) await discardFileIfUnused(upload);
+    throw error;
+  }
+  for (const file of outcome.replaced) if (file && file.key !== upload?.key) await discardFileIfUnused(file);
+  await discardUnusedFiles();
+  return outcome.result;
 }

@@ -1,6 +1,12 @@
+import sharp from "sharp";
 import { db } from "~/services/db.server";
+import { publish } from "~/services/realtime.server";
+import { UploadError } from "~/services/uploads.server";
+import { logActivity, type AdminActor } from "./activity.server";
+import { commitFileChange, uploadImage } from "./files.server";
+import { getStationIdentity } from "./station.server";
 
-const cardSelect = {
+export const cardSelect = {
   id: true,
   title: true,
   description: true,
@@ -27,4 +33,107 @@ export function getPublishedEpisode(id: number) {
     where: { id, publishedAt: { lte: new Date() } },
     select: cardSelect,
   });
+}
+
+// ---- Card images (admin): each podcast card is an episode, its image the episode's cover.
+
+const coverSelect = { select: { key: true, width: true, height: true, variantWidths: true, checksum: true } } as const;
+
+/** The cards as the admin pages manage them, with the audio each card plays. */
+export function listEpisodeCards(limit: number) {
+  return db().podcastEpisode.findMany({
+    where: { publishedAt: { lte: new Date() } },
+    orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, title: true, publishedAt: true, cover: coverSelect, audio: { select: { id: true, key: true } } },
+  });
+}
+
+export type EpisodeCardAdmin = Awaited<ReturnType<typeof listEpisodeCards>>[number];
+
+/** The audio files a new card can reuse, one entry per file, named after an episode that plays it. */
+export async function listReusableAudio() {
+  const episodes = await db().podcastEpisode.findMany({
+    orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
+    select: { id: true, title: true, durationSeconds: true, audioId: true },
+  });
+  const seen = new Set<string>();
+  return episodes.filter((episode) => !seen.has(episode.audioId) && seen.add(episode.audioId));
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The station's own artwork for a card without a custom image: its name on its accent colour. */
+export async function renderStationCover(): Promise<Buffer> {
+  const { name, accentColor } = getStationIdentity();
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1200" viewBox="0 0 1200 1200">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${accentColor}"/><stop offset="1" stop-color="#0b0b12"/></linearGradient></defs>
+  <rect width="1200" height="1200" fill="url(#g)"/>
+  <circle cx="600" cy="520" r="230" fill="none" stroke="#ffffff" stroke-opacity="0.85" stroke-width="28"/>
+  <circle cx="600" cy="520" r="120" fill="none" stroke="#ffffff" stroke-opacity="0.55" stroke-width="20"/>
+  <circle cx="600" cy="520" r="38" fill="#ffffff"/>
+  <text x="600" y="960" text-anchor="middle" font-family="DejaVu Sans, Nimbus Sans, Arial, sans-serif" font-weight="bold" font-size="96" letter-spacing="8" fill="#ffffff">${escapeXml(name.slice(0, 18))}</text>
+  <text x="600" y="1050" text-anchor="middle" font-family="DejaVu Sans, Nimbus Sans, Arial, sans-serif" font-size="44" letter-spacing="14" fill="#ffffff" fill-opacity="0.8">PODCAST</text>
+</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+function cardName(episode: { id: number; title: string }): string {
+  return `card #${episode.id} "${episode.title}"`;
+}
+
+async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: (title: string) => string) {
+  const upload = await uploadImage(image, "covers");
+  const episode = await commitFileChange(upload, async (tx, file) => {
+    const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });
+    if (!previous) throw new UploadError("That podcast card no longer exists.");
+    const updated = await tx.podcastEpisode.update({ where: { id }, data: { coverId: file!.id }, select: { id: true, title: true, cover: coverSelect } });
+    await logActivity(tx, actor, action, summary(cardName(updated)));
+    return { result: updated, replaced: [previous.cover] };
+  });
+  publish("images:changed", { action: "updated", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
+  return episode;
+}
+
+/** Changes a card's image (the episode's cover). */
+export function replaceEpisodeCover(id: number, image: Buffer, actor: AdminActor) {
+  return switchCover(id, image, actor, "card-image.replaced", (card) => `Changed the image of ${card}`);
+}
+
+/** Deletes a card's own image: the card falls back to the station's artwork, so it is never left without one. */
+export async function resetEpisodeCover(id: number, actor: AdminActor) {
+  return switchCover(id, await renderStationCover(), actor, "card-image.deleted", (card) => `Deleted the image of ${card} (now the station artwork)`);
+}
+
+export interface NewCard {
+  title: string;
+  image: Buffer;
+  /** The existing episode whose audio the new card plays. */
+  audioFromEpisodeId: number;
+}
+
+/** Adds a card: a new episode published now, with its own image, playing an existing episode's audio. */
+export async function addEpisodeCard(input: NewCard, actor: AdminActor) {
+  const upload = await uploadImage(input.image, "covers");
+  const episode = await commitFileChange(upload, async (tx, file) => {
+    const source = await tx.podcastEpisode.findUnique({ where: { id: input.audioFromEpisodeId }, select: { audioId: true, durationSeconds: true } });
+    if (!source) throw new UploadError("The episode whose audio the card should play no longer exists.");
+    const created = await tx.podcastEpisode.create({
+      data: {
+        title: input.title,
+        description: "",
+        coverId: file!.id,
+        audioId: source.audioId,
+        durationSeconds: source.durationSeconds,
+        publishedAt: new Date(),
+      },
+      select: { id: true, title: true, cover: coverSelect },
+    });
+    await logActivity(tx, actor, "card.created", `Added ${cardName(created)}`);
+    return { result: created, replaced: [] };
+  });
+  publish("images:changed", { action: "created", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
+  return episode;
 }

@@ -60,13 +60,18 @@ export async function requireAdmin(request: Request): Promise<AdminSession> {
   throw new Response("Admin access required: enter the admin PIN first.", { status: 403 });
 }
 
+// Ended sessions are expired rather than deleted, so the activity log still says which session made each change.
+async function expireSession(id: string): Promise<void> {
+  await db().adminSession.updateMany({ where: { id, expiresAt: { gt: new Date() } }, data: { expiresAt: new Date() } });
+}
+
 /**
  * Opens a new admin session after a correct PIN and returns its Set-Cookie
  * header. Any previous session of this browser is ended (the id rotates).
  */
 export async function startAdminSession(request: Request, clientIp: string): Promise<string> {
   const previous = await readSessionId(request);
-  if (previous) await db().adminSession.deleteMany({ where: { id: previous } });
+  if (previous) await expireSession(previous);
   const id = randomBytes(32).toString("base64url");
   await db().adminSession.create({
     data: {
@@ -82,6 +87,6 @@ export async function startAdminSession(request: Request, clientIp: string): Pro
 /** Ends this browser's admin session everywhere and returns the Set-Cookie header that clears it. */
 export async function endAdminSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
-  if (id) await db().adminSession.deleteMany({ where: { id } });
+  if (id) await expireSession(id);
   return adminCookie().serialize("", { maxAge: 0 });
 }
