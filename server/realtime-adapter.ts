@@ -9,6 +9,8 @@ import type { Server as SocketServer } from "socket.io";
  */
 export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl: string): Promise<() => Promise<void>> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // An idle connection dropped by a database restart must not crash the process; the pool reconnects.
+  pool.on("error", (error) => console.error(`realtime adapter: ${error.message}`));
   await pool.query(`
     CREATE TABLE IF NOT EXISTS socket_io_attachments (
       id          bigserial UNIQUE,
