@@ -8,7 +8,7 @@ import compression from "compression";
 import express from "express";
 import { Server as SocketServer } from "socket.io";
 import { setConfig, type AppConfig } from "~/services/config.server";
-import { assertDatabaseReachable } from "~/services/database-check.server";
+import { waitForDatabase } from "~/services/database-check.server";
 import { connectDb, disconnectDb } from "~/services/db.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
 import { checkHealth } from "~/services/health.server";
@@ -20,6 +20,7 @@ import { createStorage, getStorage, setStorage } from "~/services/storage.server
 import { ensurePins } from "~/models/pins.server";
 import { SEED_DIR, seedStation } from "~/models/seed.server";
 import { setSingleton } from "~/services/singleton.server";
+import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
 import { observeRequests, serveMetrics } from "./observability";
@@ -50,7 +51,7 @@ async function importBuild(): Promise<ServerBuild> {
     throw new Error("The app is not built yet: run `npm run build` first");
   }
   const { mtimeMs } = await fs.stat(BUILD_PATH);
-  return import(pathToFileURL(BUILD_PATH).href + "?t=" + mtimeMs);
+  return withDatabaseOutagePages(await import(pathToFileURL(BUILD_PATH).href + "?t=" + mtimeMs));
 }
 
 /**
@@ -70,7 +71,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   }
 
   try {
-    await assertDatabaseReachable(databaseUrl);
+    await waitForDatabase(databaseUrl, { retries: config.databaseConnectRetries, log });
     await applyMigrations(databaseUrl, log);
     connectDb(databaseUrl);
     const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);

@@ -18,12 +18,23 @@ export interface TestServer extends RunningServer {
  * The real server (Express + Remix + socket.io) in this process, on a free
  * port, with its own database and data folder. `env` adds configuration.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { log?: (line: string) => void; database?: TestDatabase } = {},
+): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-test-"));
-  return boot(env, dataDir, await createTestDatabase());
+  // A database passed in (shared by several instances) is the caller's to drop.
+  const database = options.database ?? (await createTestDatabase());
+  return boot(env, dataDir, database, options.log ?? (() => {}), !options.database);
 }
 
-async function boot(env: Record<string, string>, dataDir: string, database: TestDatabase): Promise<TestServer> {
+async function boot(
+  env: Record<string, string>,
+  dataDir: string,
+  database: TestDatabase,
+  log: (line: string) => void,
+  ownsDatabase: boolean,
+): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "production",
     PORT: "0",
@@ -37,18 +48,18 @@ async function boot(env: Record<string, string>, dataDir: string, database: Test
     SEED_CONTENT: "false",
     ...env,
   });
-  const server = await startServer(config, { log: () => {} });
+  const server = await startServer(config, { log });
   return {
     ...server,
     dataDir,
     database,
     async restart() {
       await server.close();
-      return boot(env, dataDir, database);
+      return boot(env, dataDir, database, log, ownsDatabase);
     },
     async stop() {
       await server.close();
-      await database.drop();
+      if (ownsDatabase) await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

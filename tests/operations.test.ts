@@ -1,0 +1,79 @@
+import http from "node:http";
+import fs from "node:fs/promises";
+import { io as connect } from "socket.io-client";
+import { createEvent } from "~/models/events.server";
+import { getStorage } from "~/services/storage.server";
+import { startTestServer, type TestServer } from "./helpers/server";
+
+describe("operations", () => {
+  let server: TestServer;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    server = await startTestServer({}, { log: (line) => logLines.push(line) });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("writes one structured log line per request", async () => {
+    await (await fetch(`${server.url}/listen`)).text();
+    await (await fetch(`${server.url}/no-such-page`)).text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const entries = logLines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const listen = entries.find((e) => e.path === "/listen");
+    expect(listen).toMatchObject({ method: "GET", path: "/listen", status: 200 });
+    expect(typeof listen.durationMs).toBe("number");
+    expect(new Date(listen.time).toString()).not.toBe("Invalid Date");
+    expect(entries.find((e) => e.path === "/no-such-page")).toMatchObject({ status: 404 });
+  });
+
+  it("exposes Prometheus metrics: requests, latency, listeners and uploads", async () => {
+    const socket = connect(server.url, { transports: ["websocket"] });
+    await new Promise((resolve) => socket.once("connect", resolve as () => void));
+    await createEvent({ name: "Metrics Night", date: "2026-12-01", time: "20:00", poster: await fs.readFile("prisma/seed-assets/covers/cover-02.jpg") });
+    const response = await fetch(`${server.url}/metrics`);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    const text = await response.text();
+    expect(text).toMatch(/^http_requests_total\{method="GET",status="200"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="\+Inf"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_count [1-9]\d*$/m);
+    expect(text).toMatch(/^socketio_connected_listeners 1$/m);
+    expect(text).toMatch(/^uploads_total\{kind="image"\} [1-9]\d*$/m);
+    socket.close();
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("stops accepting, finishes the request in flight, then closes", async () => {
+    const server = await startTestServer();
+    try {
+      const body = Buffer.alloc(4 * 1024 * 1024, 7);
+      await getStorage().put("audio/graceful-test.mp3", body, "audio/mpeg");
+
+      // Start a download and stop reading it, so it is still in flight when the server closes.
+      const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get(`${server.url}/media/audio/graceful-test.mp3`, resolve).on("error", reject),
+      );
+      response.pause();
+      const closing = server.close();
+      let closed = false;
+      void closing.then(() => (closed = true));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+      expect(closed).toBe(false);
+
+      let received = 0;
+      response.on("data", (chunk: Buffer) => (received += chunk.length));
+      const ended = new Promise((resolve) => response.on("end", resolve));
+      response.resume();
+      await ended;
+      expect(received).toBe(body.length);
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      await server.database.drop();
+      await fs.rm(server.dataDir, { recursive: true, force: true });
+    }
+  });
+});
