@@ -29,7 +29,7 @@ export function TrendingList({ episodes }: { episodes: TrendingRow[] }) {
               {episode.title}
             </Link>
             <p className="trending-item__meta">
-              {episode.plays === 1 ? "1 play" : `${episode.plays} plays`} this week · {formatDuration(episode.durationSeconds)}
+              {`${episode.plays === 1 ? "1 play" : `${episode.plays} plays`} this week · ${formatDuration(episode.durationSeconds)}`}
             </p>
           </div>
         </li>

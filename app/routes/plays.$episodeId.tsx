@@ -1,9 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { recordPlay } from "~/models/plays.server";
 
+const postOnly = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
+
+export const loader = postOnly;
+
 // POST /plays/:episodeId — the player reports the first play of an episode (app/utils/plays.ts).
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") return postOnly();
   const result = await recordPlay(request, params.episodeId, context.clientIp);
   switch (result.status) {
     case "not-found":
