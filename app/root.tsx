@@ -32,7 +32,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, admin] = await Promise.all([getCurrentUser(request), isAdmin(request)]);
-  return { station: getStationIdentity(), user: user ? { name: user.name } : null, isAdmin: admin };
+  return { station: getStationIdentity(), user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null, isAdmin: admin };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { EpisodeCard } from "~/models/podcasts.server";
 import { formatDuration } from "~/utils/format";
 import { mediaSrcSet, mediaUrl, mediaUrlFor, type MediaFile } from "~/utils/media";
+import { FavoriteButton } from "./FavoriteButton";
 import { Icon } from "./Icon";
 
 type CardEpisode = Pick<EpisodeCard, "id" | "title" | "durationSeconds"> & {
@@ -27,6 +28,7 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
           <Icon name="play" />
         </span>
       </div>
+      <FavoriteButton episodeId={episode.id} title={episode.title} />
       <Link
         to={`/play/${episode.id}`}
         className="podcast-card__link"

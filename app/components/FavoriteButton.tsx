@@ -1,0 +1,52 @@
+import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import type { loader as rootLoader } from "~/root";
+import "~/styles/forms.css";
+import { Icon } from "./Icon";
+
+/**
+ * The heart on podcast cards and the play page. Signed in, it marks or unmarks
+ * the episode (a fetcher with JavaScript, a plain post that comes back here
+ * without); for guests it is a link to sign in.
+ */
+export function FavoriteButton({ episodeId, title }: { episodeId: number; title: string }) {
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const fetcher = useFetcher();
+  const location = useLocation();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const here = location.pathname + location.search;
+
+  if (!root?.user) {
+    return (
+      <Link
+        to={`/login?redirectTo=${encodeURIComponent(here)}`}
+        className="favorite-button"
+        aria-label={`Sign in to save ${title} to your favorites`}
+        title="Sign in to save favorites"
+      >
+        <Icon name="heart" />
+      </Link>
+    );
+  }
+
+  const saved = root.user.favoriteEpisodeIds.includes(episodeId);
+  // Show the listener's choice at once; the root loader confirms it after the post.
+  const favorite = fetcher.formData ? fetcher.formData.get("favorite") === "true" : saved;
+  return (
+    <fetcher.Form method="post" action={`/favorites/${episodeId}`} className="favorite-form">
+      <input type="hidden" name="favorite" value={String(!favorite)} />
+      {/* Only a plain post (no JavaScript yet) needs to be sent back to this page. */}
+      {!hydrated && <input type="hidden" name="redirectTo" value={here} />}
+      <button
+        type="submit"
+        className="favorite-button"
+        aria-pressed={favorite}
+        aria-label={`Favorite: ${title}`}
+        title={favorite ? "Remove from favorites" : "Add to favorites"}
+      >
+        <Icon name="heart" />
+      </button>
+    </fetcher.Form>
+  );
+}

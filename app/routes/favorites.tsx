@@ -1,0 +1,52 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Icon } from "~/components/Icon";
+import { PodcastCardList } from "~/components/PodcastCard";
+import { listFavoriteEpisodes } from "~/models/favorites.server";
+import { getCurrentUser } from "~/models/users.server";
+
+export const meta: MetaFunction = () => [{ title: "FAVORITE PODCAST" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getCurrentUser(request);
+  return { signedIn: user !== null, episodes: user ? await listFavoriteEpisodes(user.id) : [] };
+}
+
+export default function Favorites() {
+  const { signedIn, episodes } = useLoaderData<typeof loader>();
+  return (
+    <section className="container section" aria-labelledby="favorites-title">
+      <div className="section-head">
+        <h1 id="favorites-title" className="section-title">
+          FAVORITE PODCAST
+        </h1>
+      </div>
+      {!signedIn ? (
+        <div className="empty-state">
+          <Icon name="heart" />
+          <p>Sign in to keep your favorite episodes in one place.</p>
+          <p>
+            <Link to="/login?redirectTo=%2Ffavorites" className="button">
+              Sign in
+            </Link>{" "}
+            <Link to="/register" className="button button--ghost">
+              Register
+            </Link>
+          </p>
+        </div>
+      ) : episodes.length === 0 ? (
+        <div className="empty-state">
+          <Icon name="heart" />
+          <p>No favorites yet. Tap the heart on any episode to save it here.</p>
+          <p>
+            <Link to="/listen" className="button button--ghost">
+              Browse episodes
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <PodcastCardList episodes={episodes} label="Your favorite episodes" />
+      )}
+    </section>
+  );
+}

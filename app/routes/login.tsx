@@ -1,0 +1,109 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { isGoogleSignInConfigured, signInWithPassword } from "~/services/auth.server";
+import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
+import "~/styles/forms.css";
+
+export const meta: MetaFunction = () => [{ title: "Sign in" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const session = await getListenerSession(request);
+  // A failed Google sign-in leaves its message here as a flash: reading it ends it.
+  const googleError = session.get("error") ?? null;
+  const values = {
+    googleConfigured: isGoogleSignInConfigured(),
+    registered: url.searchParams.has("registered"),
+    googleError,
+    redirectTo: url.searchParams.get("redirectTo") ?? "",
+  };
+  if (!googleError) return values;
+  return data(values, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const result = await signInWithPassword(request, form, context.clientIp);
+  if (result instanceof Response) return result;
+  return data({ error: result.error, email: String(form.get("email") ?? "") }, { status: result.status });
+}
+
+function GoogleMark() {
+  return (
+    <svg viewBox="0 0 48 48" aria-hidden="true" focusable="false">
+      <path fill="#EA4335" d="M24 9.5c3.54 0 6.71 1.22 9.21 3.6l6.85-6.85C35.9 2.38 30.47 0 24 0 14.62 0 6.51 5.38 2.56 13.22l7.98 6.19C12.43 13.72 17.74 9.5 24 9.5z" />
+      <path fill="#4285F4" d="M46.98 24.55c0-1.57-.15-3.09-.38-4.55H24v9.02h12.94c-.58 2.96-2.26 5.48-4.78 7.18l7.73 6c4.51-4.18 7.09-10.36 7.09-17.65z" />
+      <path fill="#FBBC05" d="M10.53 28.59c-.48-1.45-.76-2.99-.76-4.59s.27-3.14.76-4.59l-7.98-6.19C.92 16.46 0 20.12 0 24c0 3.88.92 7.54 2.56 10.78l7.97-6.19z" />
+      <path fill="#34A853" d="M24 48c6.48 0 11.93-2.13 15.89-5.81l-7.73-6c-2.15 1.45-4.92 2.3-8.16 2.3-6.26 0-11.57-4.22-13.47-9.91l-7.98 6.19C6.51 42.62 14.62 48 24 48z" />
+    </svg>
+  );
+}
+
+export default function Login() {
+  const { googleConfigured, registered, googleError, redirectTo } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login") === true;
+  const error = result?.error ?? googleError;
+
+  return (
+    <div className="container auth-page">
+      <section className="auth-card" aria-labelledby="login-title">
+        <div className="auth-card__head">
+          <h1 id="login-title" className="page-title">
+            Sign in
+          </h1>
+          <p className="muted">Save your favorite episodes and pick up where you left off.</p>
+        </div>
+        {registered && !result && (
+          <p className="form-banner form-banner--success" role="status">
+            <strong>Registration Success!</strong> You have registered!
+          </p>
+        )}
+        {error && (
+          <p className="form-banner" role="alert" id="login-error">
+            {error}
+          </p>
+        )}
+        <Form method="post" action="/auth/google" reloadDocument>
+          <button
+            type="submit"
+            className="button google-button"
+            disabled={!googleConfigured}
+            aria-describedby={googleConfigured ? undefined : "google-unavailable"}
+          >
+            <GoogleMark />
+            Sign With Google
+          </button>
+          {!googleConfigured && (
+            <p id="google-unavailable" className="field__hint">
+              Google sign-in is not configured on this station. Sign in with your email and password instead.
+            </p>
+          )}
+        </Form>
+        <p className="auth-divider">or</p>
+        <Form method="post" className="form-stack" aria-describedby={error ? "login-error" : undefined}>
+          {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+          <div className="field">
+            <label className="field__label" htmlFor="login-email">
+              Email
+            </label>
+            <input id="login-email" className="field__input" type="email" name="email" autoComplete="email" required defaultValue={result?.email} />
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor="login-password">
+              Password
+            </label>
+            <input id="login-password" className="field__input" type="password" name="password" autoComplete="current-password" required />
+          </div>
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? "Signing in…" : "Sign in"}
+          </button>
+        </Form>
+        <p className="auth-card__foot">
+          New here? <Link to="/register">Register</Link>
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { signOut } from "~/services/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign out" }, { name: "robots", content: "noindex" }];
+
+// Signing out changes state, so only a POST does it; a visit just goes home.
+export function loader() {
+  return redirect("/");
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    return await signOut(request);
+  } catch (error) {
+    console.error("Sign-out failed:", error instanceof Error ? error.message : error);
+    return data({ error: "Sign-out failed. Please try again." }, { status: 500 });
+  }
+}
+
+export default function SignOutFailed() {
+  const result = useActionData<typeof action>();
+  return (
+    <div className="container section">
+      <p className="form-error" role="alert">
+        {result?.error}
+      </p>
+      <Form method="post">
+        <button type="submit" className="button">
+          Sign out
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,197 @@
+import { redirect } from "@remix-run/node";
+import { Authenticator, AuthorizationError } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
+import { findOrCreateGoogleUser, findUserByPassword, GoogleAccountError } from "~/models/users.server";
+import { getConfig } from "./config.server";
+import { hitRateLimit, resetRateLimit } from "./rate-limit.server";
+import { getListenerSession, listenerSessionStorage } from "./session.server";
+import { peekSingleton, setSingleton } from "./singleton.server";
+
+export const SIGN_IN_ATTEMPTS = 10;
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+export const WRONG_CREDENTIALS = "Wrong email or password.";
+export const SIGNED_IN_HOME = "/listen";
+// remix-auth-oauth2 keeps the OAuth state under this session key until the callback.
+const OAUTH_STATE_KEY = "oauth2:state";
+
+export interface GoogleEndpoints {
+  authorizationURL: string;
+  tokenURL: string;
+  userInfoURL: string;
+}
+
+const GOOGLE_ENDPOINTS: GoogleEndpoints = {
+  authorizationURL: "https://accounts.google.com/o/oauth2/v2/auth",
+  tokenURL: "https://oauth2.googleapis.com/token",
+  userInfoURL: "https://www.googleapis.com/oauth2/v3/userinfo",
+};
+
+/** Points Google sign-in at a provider speaking Google's protocol (the tests' local stand-in); undefined restores Google. */
+export function setGoogleEndpoints(endpoints: GoogleEndpoints | undefined): void {
+  setSingleton("googleEndpoints", endpoints);
+}
+
+/** remix-auth-google with configurable endpoints and a userinfo call that checks the response. */
+class StationGoogleStrategy extends GoogleStrategy<string> {
+  private readonly profileURL: string;
+
+  constructor(options: GoogleStrategyOptions, endpoints: GoogleEndpoints, verify: ConstructorParameters<typeof GoogleStrategy<string>>[1]) {
+    super(options, verify);
+    this.authorizationURL = endpoints.authorizationURL;
+    this.tokenURL = endpoints.tokenURL;
+    this.profileURL = endpoints.userInfoURL;
+  }
+
+  protected async userProfile(accessToken: string): Promise<GoogleProfile> {
+    const response = await fetch(this.profileURL, { headers: { Authorization: `Bearer ${accessToken}` } });
+    if (!response.ok) throw new Error(`Google userinfo answered ${response.status}`);
+    const raw = (await response.json()) as GoogleProfile["_json"];
+    return {
+      provider: "google",
+      id: raw.sub,
+      displayName: raw.name,
+      name: { familyName: raw.family_name, givenName: raw.given_name },
+      emails: [{ value: raw.email }],
+      photos: [{ value: raw.picture }],
+      _json: raw,
+    };
+  }
+}
+
+/** A wrong email or password, as opposed to a sign-in that broke. */
+class WrongCredentialsError extends Error {}
+
+export function isGoogleSignInConfigured(): boolean {
+  return getConfig().google !== null;
+}
+
+function googleCallbackUrl(request: Request): string {
+  return `${getConfig().publicUrl ?? new URL(request.url).origin}/auth/google/callback`;
+}
+
+// Built per request: the Google callback URL depends on the address the listener used.
+function authenticator(request: Request): Authenticator<string> {
+  const auth = new Authenticator<string>(listenerSessionStorage(), { sessionKey: "userId", throwOnError: true });
+  auth.use(
+    new FormStrategy<string>(async ({ form }) => {
+      const user = await findUserByPassword(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+      if (!user) throw new WrongCredentialsError(WRONG_CREDENTIALS);
+      return user.id;
+    }),
+    "password",
+  );
+  const google = getConfig().google;
+  if (google) {
+    auth.use(
+      new StationGoogleStrategy(
+        { clientID: google.clientId, clientSecret: google.clientSecret, callbackURL: googleCallbackUrl(request), prompt: "select_account" },
+        peekSingleton<GoogleEndpoints>("googleEndpoints") ?? GOOGLE_ENDPOINTS,
+        async ({ profile }) => {
+          const user = await findOrCreateGoogleUser({
+            googleId: profile.id,
+            email: profile._json.email,
+            emailVerified: profile._json.email_verified === true,
+            name: profile.displayName,
+          });
+          return user.id;
+        },
+      ),
+      "google",
+    );
+  }
+  return auth;
+}
+
+/** Only paths on this site are valid destinations after signing in (no open redirects). */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = SIGNED_IN_HOME): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+type ListenerSession = Awaited<ReturnType<typeof getListenerSession>>;
+
+// The OAuth state is remix-auth-oauth2's key, outside the session's typed fields.
+function forgetOAuthState(session: ListenerSession): void {
+  (session as unknown as { unset(key: string): void }).unset(OAUTH_STATE_KEY);
+}
+
+async function signedIn(request: Request, userId: string, redirectTo: string): Promise<Response> {
+  const session = await getListenerSession(request);
+  session.set("userId", userId);
+  forgetOAuthState(session);
+  return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
+}
+
+export type SignInFailure = { error: string; status: number };
+
+/**
+ * Email and password sign-in from the /login form. Attempts are limited per
+ * client address; a wrong email and a wrong password get the same answer.
+ */
+export async function signInWithPassword(request: Request, form: FormData, clientIp: string): Promise<SignInFailure | Response> {
+  const limit = await hitRateLimit(`sign-in:${clientIp}`, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS);
+  if (!limit.allowed) {
+    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
+    return { error: `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
+  }
+  let userId: string;
+  try {
+    // The form is already read: the strategy gets it through the context and a body-less copy of the request.
+    const bodiless = new Request(request.url, { headers: request.headers });
+    userId = await authenticator(request).authenticate("password", bodiless, { context: { clientIp, formData: form } });
+  } catch (error) {
+    if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) return { error: WRONG_CREDENTIALS, status: 401 };
+    const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
+    console.error("Password sign-in failed:", cause instanceof Error ? cause.message : cause);
+    return { error: "Sign-in failed. Please try again in a moment.", status: 500 };
+  }
+  await resetRateLimit(`sign-in:${clientIp}`);
+  return signedIn(request, userId, safeRedirect(form.get("redirectTo")));
+}
+
+/** Sends the listener to Google's consent screen (state kept in the session), or back to /login when Google is not configured. */
+export async function startGoogleSignIn(request: Request): Promise<Response> {
+  if (!isGoogleSignInConfigured()) return redirect("/login");
+  try {
+    await authenticator(request).authenticate("google", request);
+    return redirect(SIGNED_IN_HOME); // only reached when already signed in
+  } catch (error) {
+    if (error instanceof Response) return error;
+    return googleSignInFailed(request, error);
+  }
+}
+
+/** Google's redirect back: checks the state, trades the code for a token, reads the profile, signs the listener in. */
+export async function finishGoogleSignIn(request: Request): Promise<Response> {
+  if (!isGoogleSignInConfigured()) return redirect("/login");
+  try {
+    const userId = await authenticator(request).authenticate("google", request);
+    return await signedIn(request, userId, SIGNED_IN_HOME);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    return googleSignInFailed(request, error);
+  }
+}
+
+async function googleSignInFailed(request: Request, error: unknown): Promise<Response> {
+  const cause = error instanceof AuthorizationError ? error.cause ?? error : error;
+  const providerError = new URL(request.url).searchParams.get("error");
+  console.error("Google sign-in failed:", providerError ? `provider answered ${providerError}` : cause instanceof Error ? cause.message : cause);
+  const message =
+    cause instanceof GoogleAccountError
+      ? cause.message
+      : providerError === "access_denied"
+        ? "Google sign-in was cancelled."
+        : "Google sign-in failed. Please try again.";
+  const session = await getListenerSession(request);
+  forgetOAuthState(session);
+  session.flash("error", message);
+  return redirect("/login", { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
+}
+
+/** Ends the listener's session (the whole cookie) and goes to the home page. */
+export async function signOut(request: Request): Promise<Response> {
+  const session = await getListenerSession(request);
+  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
+}
