@@ -88,8 +88,13 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
   return (
-    <section className="container section error-page">
-      <h1 className="page-title">{notFound ? "Page not found" : "Something went wrong"}</h1>
+    <section className="container section error-page" aria-labelledby="error-title">
+      <p className="error-page__code" aria-hidden="true">
+        {isRouteErrorResponse(error) ? error.status : 500}
+      </p>
+      <h1 id="error-title" className="page-title">
+        {notFound ? "Page not found" : "Something went wrong"}
+      </h1>
       <p className="muted">
         {notFound
           ? "This page is off the air. It may have moved, or the link may be mistyped."

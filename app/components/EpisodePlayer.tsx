@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState } from "react";
+import { claimAudioFocus, onAudioFocusLost } from "~/utils/audio-focus";
+import { formatDuration } from "~/utils/format";
+import { reportPlay } from "~/utils/plays";
+import { Icon } from "./Icon";
+
+const SPEEDS = [0.75, 1, 1.25, 1.5, 2];
+
+/**
+ * A podcast episode's player: big play button, full-width scrubber with elapsed and
+ * remaining time, speed and share. Without JavaScript the browser's own controls show.
+ */
+export function EpisodePlayer({
+  episodeId,
+  title,
+  audioUrl,
+  coverUrl,
+  stationName,
+  durationSeconds,
+}: {
+  episodeId: number;
+  title: string;
+  audioUrl: string;
+  coverUrl: string;
+  stationName: string;
+  durationSeconds: number;
+}) {
+  const audio = useRef<HTMLAudioElement>(null);
+  const reported = useRef(false);
+  const owner = `episode:${episodeId}`;
+  const [hydrated, setHydrated] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  const [buffering, setBuffering] = useState(false);
+  const [position, setPosition] = useState(0);
+  const [duration, setDuration] = useState(durationSeconds);
+  const [speed, setSpeed] = useState(1);
+  const [shareStatus, setShareStatus] = useState("");
+
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => onAudioFocusLost(owner, () => audio.current?.pause()), [owner]);
+  useEffect(() => {
+    if (audio.current) audio.current.playbackRate = speed;
+  }, [speed]);
+
+  const toggle = () => {
+    const element = audio.current;
+    if (!element) return;
+    if (element.paused) void element.play().catch(() => setPlaying(false));
+    else element.pause();
+  };
+
+  const share = async () => {
+    const url = window.location.href;
+    try {
+      if (navigator.share) {
+        await navigator.share({ title, text: `${title} · ${stationName}`, url });
+        setShareStatus("");
+      } else {
+        await navigator.clipboard.writeText(url);
+        setShareStatus("Link copied to the clipboard.");
+      }
+    } catch (error) {
+      // Closing the share sheet is not an error worth showing.
+      if (!(error instanceof DOMException && error.name === "AbortError")) setShareStatus(`Copy this link to share: ${url}`);
+    }
+  };
+
+  return (
+    <div className="episode-player">
+      <audio
+        ref={audio}
+        src={audioUrl}
+        preload="metadata"
+        controls={!hydrated}
+        data-testid="episode-audio"
+        onPlay={() => {
+          claimAudioFocus(owner);
+          if (!reported.current) {
+            reported.current = true;
+            reportPlay(episodeId);
+          }
+          if ("mediaSession" in navigator) {
+            navigator.mediaSession.metadata = new MediaMetadata({
+              title,
+              artist: stationName,
+              artwork: [{ src: new URL(coverUrl, window.location.href).href, sizes: "640x640" }],
+            });
+          }
+        }}
+        onPlaying={() => {
+          setPlaying(true);
+          setBuffering(false);
+        }}
+        onPause={() => setPlaying(false)}
+        onEnded={() => setPlaying(false)}
+        onWaiting={() => setBuffering(true)}
+        onTimeUpdate={(event) => setPosition(event.currentTarget.currentTime)}
+        onLoadedMetadata={(event) => Number.isFinite(event.currentTarget.duration) && setDuration(event.currentTarget.duration)}
+      />
+      {hydrated && (
+        <>
+          <label className="visually-hidden" htmlFor="episode-scrubber">
+            Position in {title}
+          </label>
+          <input
+            id="episode-scrubber"
+            className="episode-player__scrubber"
+            type="range"
+            min={0}
+            max={Math.max(1, Math.round(duration))}
+            step={1}
+            value={Math.round(position)}
+            aria-valuetext={`${formatDuration(position)} of ${formatDuration(duration)}`}
+            onChange={(event) => {
+              const value = Number(event.target.value);
+              if (audio.current) audio.current.currentTime = value;
+              setPosition(value);
+            }}
+          />
+          <div className="episode-player__times" aria-hidden="true">
+            <span>{formatDuration(position)}</span>
+            <span>-{formatDuration(Math.max(0, duration - position))}</span>
+          </div>
+          <div className="episode-player__controls">
+            <label className="visually-hidden" htmlFor="episode-speed">
+              Playback speed
+            </label>
+            <select id="episode-speed" className="episode-player__speed" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
+              {SPEEDS.map((value) => (
+                <option key={value} value={value}>
+                  {value}×
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              className="live-player__toggle"
+              data-busy={(playing && buffering) || undefined}
+              aria-label={playing ? `Pause ${title}` : `Play ${title}`}
+              onClick={toggle}
+            >
+              <Icon name={playing ? "pause" : "play"} size={28} />
+            </button>
+            <button type="button" className="button button--ghost" onClick={share}>
+              <Icon name="share" size={20} /> Share
+            </button>
+          </div>
+          <p className="share-status" role="status">
+            {shareStatus}
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
+import { Icon } from "./Icon";
+
+export interface EventView {
+  id: string;
+  name: string;
+  when: string;
+  poster: MediaFile;
+}
+
+/**
+ * The latest event as a popup on arrival. Closable with its button, Escape or a
+ * click outside; a newer event arriving live opens it again. Without JavaScript,
+ * "close" is a link to `?popup=closed`.
+ */
+export function EventPopup({ event, initiallyOpen }: { event: EventView; initiallyOpen: boolean }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [dismissedId, setDismissedId] = useState<string | null>(initiallyOpen ? null : event.id);
+  const open = dismissedId !== event.id;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.matches(":modal")) {
+      if (element.open) element.close();
+      element.showModal();
+    } else if (!open && element.open) {
+      element.close();
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="event-popup"
+      open={open}
+      aria-labelledby="event-popup-title"
+      data-testid="event-popup"
+      onClose={() => setDismissedId(event.id)}
+      onClick={(click) => {
+        if (click.target === dialog.current) dialog.current.close();
+      }}
+    >
+      <div className="event-popup__body">
+        <div className="event-popup__poster">
+          <img
+            src={mediaUrlFor(event.poster, 640)}
+            srcSet={mediaSrcSet(event.poster)}
+            sizes="420px"
+            alt={`Poster for ${event.name}`}
+            width={event.poster.width ?? 800}
+            height={event.poster.height ?? 1000}
+          />
+        </div>
+        <p className="event-popup__kicker">LATEST EVENT</p>
+        <h2 id="event-popup-title" className="event-popup__title">
+          {event.name}
+        </h2>
+        <p className="event-card__when">
+          <Icon name="calendar" /> {event.when}
+        </p>
+      </div>
+      <Link
+        to="?popup=closed"
+        replace
+        preventScrollReset
+        className="icon-button event-popup__close"
+        aria-label="Close the event popup"
+        onClick={(click) => {
+          click.preventDefault();
+          dialog.current?.close();
+        }}
+      >
+        <Icon name="close" />
+      </Link>
+    </dialog>
+  );
+}

@@ -1,0 +1,85 @@
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Icon } from "~/components/Icon";
+import { ImageSlider } from "~/components/ImageSlider";
+import { useLiveData } from "~/hooks/useRealtime";
+import { listCrewImages, listCrewMembers } from "~/models/crew.server";
+import { getStationIdentity } from "~/models/station.server";
+import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `CREW · ${data.stationName}` : "CREW" }];
+
+export async function loader() {
+  const [members, images] = await Promise.all([listCrewMembers(), listCrewImages()]);
+  return { members, images, stationName: getStationIdentity().name };
+}
+
+export default function CrewSpin() {
+  const { members, images, stationName } = useLoaderData<typeof loader>();
+  useLiveData("images:changed");
+  return (
+    <div className="container">
+      <header className="page-head">
+        <h1 className="page-title">CREW</h1>
+        <p className="muted">The voices and hands behind {stationName}.</p>
+      </header>
+      <section className="section" aria-labelledby="crew-members-title">
+        <h2 id="crew-members-title" className="visually-hidden">
+          Crew members
+        </h2>
+        {members.length === 0 ? (
+          <p className="empty-state">
+            <Icon name="user" />
+            The crew list is coming soon.
+          </p>
+        ) : (
+          <ul className="crew-list">
+            {members.map((member) => (
+              <li key={member.id} className="crew-card">
+                <img
+                  src={mediaUrlFor(member.image, 640)}
+                  srcSet={mediaSrcSet(member.image)}
+                  sizes="(min-width: 960px) 360px, 90vw"
+                  alt={`Portrait of ${member.name}`}
+                  width={member.image.width ?? 600}
+                  height={member.image.height ?? 600}
+                  loading="lazy"
+                  decoding="async"
+                />
+                <h3 className="crew-card__name">{member.name}</h3>
+                <p className="crew-card__job">{member.jobTitle}</p>
+                <p className="crew-card__bio">{member.bio}</p>
+                <dl className="crew-card__facts">
+                  <div>
+                    <dt>Age</dt>
+                    <dd>{member.age}</dd>
+                  </div>
+                  <div>
+                    <dt>Email</dt>
+                    <dd>
+                      <a href={`mailto:${member.email}`}>{member.email}</a>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Address</dt>
+                    <dd>{member.address}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {images.length > 0 && (
+        <section className="section" aria-labelledby="crew-gallery-title">
+          <div className="section-head">
+            <h2 id="crew-gallery-title" className="section-title">
+              {stationName} CREWS
+            </h2>
+          </div>
+          <ImageSlider images={images} pageSize={1} label={`${stationName} crew gallery`} param="photo" sizes="(min-width: 560px) 520px, 92vw" altPrefix="Crew photo" />
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Icon } from "~/components/Icon";
+import { MemoryGame } from "~/components/MemoryGame";
+import { listCrewImages } from "~/models/crew.server";
+import { getStationIdentity } from "~/models/station.server";
+
+const PAIRS = 8;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Crew Match · ${data.stationName}` : "Game" }];
+
+export async function loader() {
+  const images = await listCrewImages();
+  // A fresh pick of crew photos each visit; the seed makes the browser deal the same deck the server rendered.
+  const seed = Math.floor(Math.random() * 2 ** 31);
+  const picked = [...images]
+    .map((image) => ({ image, order: Math.random() }))
+    .sort((a, b) => a.order - b.order)
+    .slice(0, PAIRS)
+    .map(({ image }) => ({ id: image.id, image: image.image }));
+  return { images: picked, seed, stationName: getStationIdentity().name };
+}
+
+export default function Game() {
+  const { images, seed, stationName } = useLoaderData<typeof loader>();
+  return (
+    <div className="container">
+      <header className="page-head">
+        <h1 className="page-title">Crew Match</h1>
+        <p className="muted">Turn two cards at a time and find every pair of {stationName} crew photos, in as few moves as you can.</p>
+      </header>
+      <section className="section" aria-label="Game board">
+        {images.length < 2 ? (
+          <p className="empty-state">
+            <Icon name="user" />
+            The game needs crew photos: none have been added yet.
+          </p>
+        ) : (
+          <MemoryGame key={seed} images={images} seed={seed} />
+        )}
+      </section>
+    </div>
+  );
+}

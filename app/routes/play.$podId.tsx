@@ -1,0 +1,74 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { EmbedList } from "~/components/EmbedFrame";
+import { EpisodePlayer } from "~/components/EpisodePlayer";
+import { FavoriteButton } from "~/components/FavoriteButton";
+import { useLiveData } from "~/hooks/useRealtime";
+import { listChartFrames } from "~/models/chart.server";
+import { getPublishedEpisode } from "~/models/podcasts.server";
+import { getStationIdentity } from "~/models/station.server";
+import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: `${data.episode.title} · ${data.stationName}` },
+        { name: "description", content: data.episode.description },
+        { property: "og:title", content: data.episode.title },
+        { property: "og:image", content: mediaUrlFor(data.episode.cover, 640) },
+      ]
+    : [{ title: "Episode not found" }];
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const id = /^\d{1,9}$/.test(params.podId ?? "") ? Number(params.podId) : NaN;
+  const episode = Number.isSafeInteger(id) ? await getPublishedEpisode(id) : null;
+  if (!episode) throw new Response("Episode not found", { status: 404 });
+  return { episode, frames: await listChartFrames(), stationName: getStationIdentity().name };
+}
+
+export default function PlayEpisode() {
+  const { episode, frames, stationName } = useLoaderData<typeof loader>();
+  useLiveData("embeds:changed");
+  const cover = mediaUrlFor(episode.cover, 640);
+  return (
+    <div className="container">
+      <article className="episode-hero" aria-labelledby="episode-title">
+        <img className="episode-hero__backdrop" src={mediaUrlFor(episode.cover, 320)} alt="" width={320} height={320} />
+        <img
+          className="episode-hero__cover"
+          src={cover}
+          srcSet={mediaSrcSet(episode.cover)}
+          sizes="(min-width: 480px) 320px, 72vw"
+          alt={`Cover of ${episode.title}`}
+          width={320}
+          height={320}
+          {...{ fetchpriority: "high" }}
+        />
+        <div className="episode-hero__text">
+          <h1 id="episode-title" className="page-title">
+            {episode.title}
+          </h1>
+          <FavoriteButton episodeId={episode.id} title={episode.title} />
+          <p>{episode.description}</p>
+        </div>
+        <EpisodePlayer
+          key={episode.id}
+          episodeId={episode.id}
+          title={episode.title}
+          audioUrl={mediaUrl(episode.audio)}
+          coverUrl={cover}
+          stationName={stationName}
+          durationSeconds={episode.durationSeconds}
+        />
+      </article>
+      <section className="section" aria-labelledby="chart-title">
+        <div className="section-head">
+          <h2 id="chart-title" className="section-title">
+            CHART
+          </h2>
+        </div>
+        <EmbedList frames={frames} />
+      </section>
+    </div>
+  );
+}
