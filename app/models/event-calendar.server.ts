@@ -1,0 +1,40 @@
+import { getConfig } from "~/services/config.server";
+import { buildCalendar } from "~/services/feeds.server";
+import { mediaUrl } from "~/utils/media";
+import { listEvents } from "./events.server";
+import { getStationIdentity } from "./station.server";
+
+// Events are stored with a start time only; calendars get a block of this length.
+const EVENT_LENGTH_MINUTES = 120;
+
+/** The station's events as an iCalendar document, in the station's time zone. */
+export async function buildEventsCalendar(baseUrl: string): Promise<string> {
+  const station = getStationIdentity();
+  const events = await listEvents();
+  const host = new URL(baseUrl).host;
+  return buildCalendar({
+    name: `${station.name} Events`,
+    description: station.tagline,
+    timeZone: getConfig().stationTimezone,
+    productId: `-//${station.name}//Events//EN`,
+    events: events.map((event) => {
+      const [hour, minute] = event.time.split(":").map(Number);
+      return {
+        uid: `event-${event.id}@${host}`,
+        summary: event.name,
+        start: {
+          year: event.date.getUTCFullYear(),
+          month: event.date.getUTCMonth() + 1,
+          day: event.date.getUTCDate(),
+          hour: hour || 0,
+          minute: minute || 0,
+          second: 0,
+        },
+        durationMinutes: EVENT_LENGTH_MINUTES,
+        url: `${baseUrl}/events`,
+        imageUrl: `${baseUrl}${mediaUrl(event.poster)}`,
+        stamp: event.createdAt,
+      };
+    }),
+  });
+}

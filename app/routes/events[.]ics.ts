@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { buildEventsCalendar } from "~/models/event-calendar.server";
+import { publicBaseUrl } from "~/services/feeds.server";
+
+// GET /events.ics — the station's events as a calendar listeners can subscribe to.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ics = await buildEventsCalendar(publicBaseUrl(request));
+  return new Response(ics, {
+    headers: {
+      "Content-Type": "text/calendar; charset=utf-8",
+      "Content-Disposition": 'inline; filename="events.ics"',
+      "Cache-Control": "public, max-age=300",
+    },
+  });
+}

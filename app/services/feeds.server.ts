@@ -1,0 +1,312 @@
+import { createHash } from "node:crypto";
+import { getConfig } from "~/services/config.server";
+import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone";
+
+/*
+ * Text formats other apps subscribe to: the podcast RSS feed (RSS 2.0 with
+ * Apple's itunes and the Podcasting 2.0 namespaces) and the events calendar
+ * (iCalendar, RFC 5545). Pure functions: callers pass absolute URLs.
+ */
+
+/** The origin links in feeds use: PUBLIC_URL when set (behind a proxy), else the request's own. */
+export function publicBaseUrl(request: Request): string {
+  return getConfig().publicUrl ?? new URL(request.url).origin;
+}
+
+// ---------------------------------------------------------------- RSS
+
+export interface PodcastChannel {
+  title: string;
+  description: string;
+  /** The station's site. */
+  link: string;
+  /** Where this feed is served (atom:link rel="self", podcast:guid). */
+  feedUrl: string;
+  /** BCP 47, e.g. "id". */
+  language: string;
+  imageUrl: string;
+  author: string;
+  ownerEmail: string | null;
+  /** Apple Podcasts category and optional subcategory. */
+  category: { name: string; subcategory?: string };
+}
+
+export interface PodcastItem {
+  guid: string;
+  title: string;
+  description: string;
+  link: string;
+  publishedAt: Date;
+  audio: { url: string; length: number; type: string };
+  durationSeconds: number;
+  imageUrl: string | null;
+}
+
+export function escapeXml(text: string): string {
+  return text
+    // Characters XML 1.0 forbids outright would make the whole feed unparsable.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+/** RFC 2822 date in UTC, as RSS 2.0's pubDate wants ("Thu, 15 Oct 2026 03:00:00 +0000"). */
+export function rfc2822Date(date: Date): string {
+  return date.toUTCString().replace(/GMT$/, "+0000");
+}
+
+/** itunes:duration as HH:MM:SS. */
+export function itunesDuration(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.round(totalSeconds));
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+}
+
+// Podcasting 2.0: podcast:guid is a UUIDv5 of the feed URL (without scheme or trailing slash) in this namespace.
+const PODCAST_GUID_NAMESPACE = "ead4c236-bf58-58c6-a2c6-a6b28d128cb6";
+
+export function uuidV5(name: string, namespace: string): string {
+  const hash = createHash("sha1")
+    .update(Buffer.from(namespace.replace(/-/g, ""), "hex"))
+    .update(name, "utf8")
+    .digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function podcastGuid(feedUrl: string): string {
+  return uuidV5(feedUrl.replace(/^[a-z]+:\/\//i, "").replace(/\/+$/, ""), PODCAST_GUID_NAMESPACE);
+}
+
+function element(name: string, text: string, indent: string): string {
+  return `${indent}<${name}>${escapeXml(text)}</${name}>`;
+}
+
+export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): string {
+  const c = channel;
+  const category = c.category.subcategory
+    ? `    <itunes:category text="${escapeXml(c.category.name)}">\n      <itunes:category text="${escapeXml(c.category.subcategory)}"/>\n    </itunes:category>`
+    : `    <itunes:category text="${escapeXml(c.category.name)}"/>`;
+  const owner = [
+    "    <itunes:owner>",
+    element("itunes:name", c.author, "      "),
+    ...(c.ownerEmail ? [element("itunes:email", c.ownerEmail, "      ")] : []),
+    "    </itunes:owner>",
+  ];
+  const newest = items.reduce<Date | null>((latest, item) => (!latest || item.publishedAt > latest ? item.publishedAt : latest), null);
+  const lines = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">`,
+    "  <channel>",
+    element("title", c.title, "    "),
+    element("link", c.link, "    "),
+    `    <atom:link href="${escapeXml(c.feedUrl)}" rel="self" type="application/rss+xml"/>`,
+    element("description", c.description, "    "),
+    element("language", c.language, "    "),
+    ...(newest ? [element("lastBuildDate", rfc2822Date(newest), "    ")] : []),
+    element("generator", c.title, "    "),
+    "    <image>",
+    element("url", c.imageUrl, "      "),
+    element("title", c.title, "      "),
+    element("link", c.link, "      "),
+    "    </image>",
+    `    <itunes:image href="${escapeXml(c.imageUrl)}"/>`,
+    element("itunes:author", c.author, "    "),
+    element("itunes:summary", c.description, "    "),
+    ...owner,
+    category,
+    element("itunes:explicit", "false", "    "),
+    element("itunes:type", "episodic", "    "),
+    element("podcast:guid", podcastGuid(c.feedUrl), "    "),
+    element("podcast:locked", "no", "    "),
+    element("podcast:medium", "podcast", "    "),
+    ...items.flatMap((item) => [
+      "    <item>",
+      element("title", item.title, "      "),
+      element("description", item.description, "      "),
+      element("link", item.link, "      "),
+      `      <guid isPermaLink="false">${escapeXml(item.guid)}</guid>`,
+      element("pubDate", rfc2822Date(item.publishedAt), "      "),
+      `      <enclosure url="${escapeXml(item.audio.url)}" length="${item.audio.length}" type="${escapeXml(item.audio.type)}"/>`,
+      element("itunes:title", item.title, "      "),
+      element("itunes:summary", item.description, "      "),
+      element("itunes:duration", itunesDuration(item.durationSeconds), "      "),
+      ...(item.imageUrl ? [`      <itunes:image href="${escapeXml(item.imageUrl)}"/>`] : []),
+      element("itunes:explicit", "false", "      "),
+      element("itunes:episodeType", "full", "      "),
+      "    </item>",
+    ]),
+    "  </channel>",
+    "</rss>",
+    "",
+  ];
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------- iCalendar
+
+export interface CalendarEvent {
+  uid: string;
+  summary: string;
+  /** Wall-clock start in the calendar's time zone. */
+  start: WallTime;
+  durationMinutes: number;
+  url: string;
+  imageUrl: string | null;
+  /** When the event was last written (DTSTAMP). */
+  stamp: Date;
+}
+
+export interface Calendar {
+  name: string;
+  description: string;
+  /** IANA zone the events' wall times are in (STATION_TIMEZONE). */
+  timeZone: string;
+  /** Product identifier, e.g. "-//SPIN RADIO//Events//EN". */
+  productId: string;
+  events: CalendarEvent[];
+}
+
+/** TEXT values per RFC 5545 3.3.11: backslash, semicolon, comma and newlines escaped. */
+export function escapeIcsText(text: string): string {
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/;/g, "\\;")
+    .replace(/,/g, "\\,")
+    .replace(/\r\n|\r|\n/g, "\\n")
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, "");
+}
+
+/**
+ * Folds a content line to at most 75 octets per physical line (RFC 5545 3.1),
+ * never splitting a UTF-8 character; continuation lines start with a space.
+ */
+export function foldIcsLine(line: string): string {
+  const parts: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char, "utf8");
+    // The first line holds 75 octets; continuations 74 after their leading space.
+    const limit = parts.length === 0 ? 75 : 74;
+    if (octets + size > limit) {
+      parts.push(current);
+      current = "";
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join("\r\n ");
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+function icsWallTime(w: WallTime): string {
+  return `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}T${pad(w.hour)}${pad(w.minute)}${pad(w.second)}`;
+}
+
+function icsUtc(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+}
+
+function icsOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;
+}
+
+interface OffsetChange {
+  at: Date;
+  from: number;
+  to: number;
+}
+
+/** The instants in [from, to) where the zone's UTC offset changes, to the minute. */
+export function offsetTransitions(timeZone: string, from: Date, to: Date): OffsetChange[] {
+  const changes: OffsetChange[] = [];
+  const DAY = 86_400_000;
+  let previous = zoneOffsetMinutes(from, timeZone);
+  for (let t = from.getTime() + DAY; t < to.getTime() + DAY; t += DAY) {
+    const offset = zoneOffsetMinutes(new Date(t), timeZone);
+    if (offset === previous) continue;
+    let low = t - DAY;
+    let high = t;
+    while (high - low > 60_000) {
+      const middle = Math.floor((low + high) / 2 / 60_000) * 60_000;
+      if (zoneOffsetMinutes(new Date(middle), timeZone) === previous) low = middle;
+      else high = middle;
+    }
+    changes.push({ at: new Date(high), from: previous, to: offset });
+    previous = offset;
+  }
+  return changes;
+}
+
+/**
+ * A VTIMEZONE that spells out the zone's actual offsets over the years the
+ * events span: explicit onsets, no recurrence rules, so every calendar app
+ * reads it the same way.
+ */
+export function buildVTimezone(timeZone: string, years: { first: number; last: number }): string[] {
+  const from = new Date(Date.UTC(years.first - 1, 0, 1));
+  const to = new Date(Date.UTC(years.last + 2, 0, 1));
+  const initial = zoneOffsetMinutes(from, timeZone);
+  const transitions = offsetTransitions(timeZone, from, to);
+  const observance = (kind: "STANDARD" | "DAYLIGHT", onset: WallTime, offsetFrom: number, offsetTo: number) => [
+    `BEGIN:${kind}`,
+    `DTSTART:${icsWallTime(onset)}`,
+    `TZOFFSETFROM:${icsOffset(offsetFrom)}`,
+    `TZOFFSETTO:${icsOffset(offsetTo)}`,
+    `END:${kind}`,
+  ];
+  const standardOffset = Math.min(initial, ...transitions.map((change) => change.to));
+  const lines = ["BEGIN:VTIMEZONE", `TZID:${timeZone}`];
+  lines.push(...observance(initial > standardOffset ? "DAYLIGHT" : "STANDARD", wallTimeAt(from, "UTC"), initial, initial));
+  for (const change of transitions) {
+    // An onset is the wall time under the offset in force before the change.
+    const onset = wallTimeAt(new Date(change.at.getTime() + change.from * 60_000), "UTC");
+    lines.push(...observance(change.to > standardOffset ? "DAYLIGHT" : "STANDARD", onset, change.from, change.to));
+  }
+  lines.push("END:VTIMEZONE");
+  return lines;
+}
+
+export function buildCalendar(calendar: Calendar): string {
+  const years = calendar.events.map((event) => event.start.year);
+  const now = new Date().getUTCFullYear();
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    `PRODID:${calendar.productId}`,
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `NAME:${escapeIcsText(calendar.name)}`,
+    `X-WR-CALNAME:${escapeIcsText(calendar.name)}`,
+    `DESCRIPTION:${escapeIcsText(calendar.description)}`,
+    `X-WR-CALDESC:${escapeIcsText(calendar.description)}`,
+    `X-WR-TIMEZONE:${calendar.timeZone}`,
+    "REFRESH-INTERVAL;VALUE=DURATION:PT6H",
+    "X-PUBLISHED-TTL:PT6H",
+    ...buildVTimezone(calendar.timeZone, { first: Math.min(now, ...years), last: Math.max(now, ...years) }),
+    ...calendar.events.flatMap((event) => [
+      "BEGIN:VEVENT",
+      `UID:${event.uid}`,
+      `DTSTAMP:${icsUtc(event.stamp)}`,
+      `DTSTART;TZID=${calendar.timeZone}:${icsWallTime(event.start)}`,
+      `DURATION:PT${event.durationMinutes}M`,
+      `SUMMARY:${escapeIcsText(event.summary)}`,
+      `URL;VALUE=URI:${event.url}`,
+      ...(event.imageUrl ? [`IMAGE;VALUE=URI;DISPLAY=BADGE:${event.imageUrl}`, `ATTACH:${event.imageUrl}`] : []),
+      "END:VEVENT",
+    ]),
+    "END:VCALENDAR",
+  ];
+  return lines.map(foldIcsLine).join("\r\n") + "\r\n";
+}
