@@ -13,20 +13,6 @@ export function listEmbeds() {
 
 export type EmbedListItem = Awaited<ReturnType<typeof listEmbeds>>[number];
 
-/**
- * The embeds as render-ready attributes, checked again against today's
- * allow-list: an embed whose host was removed from it is no longer shown.
- */
-export async function listEmbedPlayers() {
-  const embeds = await listEmbeds();
-  return embeds.map((embed) => {
-    const check = sanitizeEmbed(embed.code);
-    return { id: embed.id, createdAt: embed.createdAt, player: check.ok ? check.attributes : null, host: check.ok ? check.host : null };
-  });
-}
-
-export type EmbedPlayer = Awaited<ReturnType<typeof listEmbedPlayers>>[number];
-
 export type AddEmbedResult = { status: "added"; id: string } | { status: "ignored" } | { status: "refused"; error: string };
 
 /** Adds pasted embed code: ignored when blank, refused unless it is an allowed player, stored only in its sanitised form. */

@@ -40,3 +40,8 @@ export async function submitPin(request: Request, clientIp: string, form: FormDa
   }
   return redirect("/listen", { headers: { "Set-Cookie": await endAdminSession(request) } });
 }
+
+/** "Leave admin": ends this browser's admin session without a PIN and returns to the public site. */
+export async function leaveAdmin(request: Request): Promise<Response> {
+  return redirect("/listen", { headers: { "Set-Cookie": await endAdminSession(request) } });
+}

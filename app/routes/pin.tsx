@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { PinDialog } from "~/components/PinDialog";
-import { submitPin } from "~/models/pin-entry.server";
+import { leaveAdmin, submitPin } from "~/models/pin-entry.server";
 
 // Without JavaScript the PIN dialogs post here, and a wrong PIN re-renders
 // the dialog on this page; with JavaScript they post here through a fetcher.
@@ -9,6 +9,7 @@ export const meta: MetaFunction = () => [{ title: "PIN" }, { name: "robots", con
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
+  if (form.get("intent") === "leave") return leaveAdmin(request);
   const result = await submitPin(request, context.clientIp, form);
   if (result instanceof Response) return result;
   return data(

@@ -1,0 +1,199 @@
+import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { createContext, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { decode } from "turbo-stream";
+
+/** What every admin action answers: which form it was for, and how it went. */
+export interface AdminResult {
+  formId: string;
+  ok: boolean;
+  message: string;
+  errors?: Record<string, string>;
+  /** "page": shown on the page's status line (deletes and moves, whose form may be gone afterwards). */
+  scope?: "page";
+}
+
+interface FormState {
+  result: AdminResult | null;
+  pending: boolean;
+  /** Upload progress 0..1 while a file is being sent, null when unknown or not uploading. */
+  progress: number | null;
+}
+
+const FormStateContext = createContext<FormState>({ result: null, pending: false, progress: null });
+const PageReportContext = createContext<(result: AdminResult) => void>(() => {});
+
+/** The state of the enclosing AdminForm (result, pending, upload progress). */
+export function useAdminFormState(): FormState {
+  return useContext(FormStateContext);
+}
+
+/** Where answers with scope "page" go once the page's status line is mounted (see AdminPage). */
+export const PageReportProvider = PageReportContext.Provider;
+
+// The single-fetch ".data" endpoint is where Remix itself posts actions; its answer is a turbo-stream.
+function actionDataUrl(pathname: string, search: string): string {
+  return `${pathname === "/" ? "/_root" : pathname.replace(/\/$/, "")}.data${search}`;
+}
+
+type ActionOutcome = { kind: "data"; value: AdminResult } | { kind: "redirect"; to: string } | { kind: "error"; message: string };
+
+async function decodeActionResponse(body: ArrayBuffer, status: number): Promise<ActionOutcome> {
+  const { value, done } = await decode(new Response(body).body!, {
+    plugins: [
+      (type: string, ...rest: unknown[]) => {
+        if (type === "ErrorResponse") return { value: { status: rest[1], data: rest[0] } };
+        if (type === "SanitizedError") return { value: { status, data: rest[1] } };
+        return false;
+      },
+    ],
+  });
+  await done;
+  const result = value as { data?: AdminResult; redirect?: string; error?: { status: number; data: unknown } };
+  if (result.redirect) return { kind: "redirect", to: result.redirect };
+  if (result.data) return { kind: "data", value: result.data };
+  const detail = result.error?.data;
+  return { kind: "error", message: typeof detail === "string" && detail ? detail : `The server could not do that (HTTP ${result.error?.status ?? status}).` };
+}
+
+function send(url: string, body: FormData, onProgress: (fraction: number | null) => void): Promise<{ status: number; body: ArrayBuffer }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.responseType = "arraybuffer";
+    xhr.upload.onprogress = (event) => onProgress(event.lengthComputable ? event.loaded / event.total : null);
+    xhr.onload = () => resolve({ status: xhr.status, body: xhr.response as ArrayBuffer });
+    xhr.onerror = () => reject(new Error("The connection to the server was lost. Nothing was changed; please try again."));
+    xhr.send(body);
+  });
+}
+
+export interface AdminFormProps {
+  /** Identifies this form's answer among the page's forms. */
+  formId: string;
+  intent: string;
+  /** Hidden values sent along (the id of the thing the form changes). */
+  hidden?: Record<string, string | number>;
+  /** Asked before sending (deletes); without JavaScript the form posts directly. */
+  confirm?: string;
+  /** Where to go after success (e.g. out of edit mode); otherwise the page's data is reloaded in place. */
+  successTo?: string;
+  className?: string;
+  "aria-label"?: string;
+  children: ReactNode;
+}
+
+/**
+ * A plain POST form that works without JavaScript. With JavaScript it is sent
+ * with XMLHttpRequest to the same action, so it can show upload progress, then
+ * the page's data is revalidated.
+ */
+export function AdminForm({ formId, intent, hidden, confirm, successTo, className, children, ...rest }: AdminFormProps) {
+  const actionData = useActionData<AdminResult | undefined>();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const reportToPageLine = useContext(PageReportContext);
+  const [sent, setSent] = useState<AdminResult | null>(null);
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const busy = useRef(false);
+  const serverResult = actionData && actionData.formId === formId && actionData.scope !== "page" ? actionData : null;
+  const result = sent ?? serverResult;
+
+  const onSubmit = useCallback(
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      if (busy.current) return;
+      if (confirm && !window.confirm(confirm)) return;
+      const form = event.currentTarget;
+      const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+      const body = new FormData(form, submitter);
+      const hasFile = [...body.values()].some((value) => value instanceof File && value.size > 0);
+      busy.current = true;
+      setPending(true);
+      setProgress(hasFile ? 0 : null);
+      let outcome: ActionOutcome;
+      try {
+        const response = await send(actionDataUrl(location.pathname, location.search), body, hasFile ? setProgress : () => {});
+        outcome = await decodeActionResponse(response.body, response.status);
+      } catch (error) {
+        outcome = { kind: "error", message: (error as Error).message };
+      }
+      busy.current = false;
+      setPending(false);
+      setProgress(null);
+      if (outcome.kind === "redirect") {
+        navigate(outcome.to);
+        return;
+      }
+      const answer: AdminResult = outcome.kind === "data" ? outcome.value : { formId, ok: false, message: outcome.message };
+      if (answer.scope === "page") reportToPageLine(answer);
+      else setSent(answer);
+      if (answer.ok) {
+        form.reset();
+        if (successTo && successTo !== location.pathname + location.search) navigate(successTo, { replace: true, preventScrollReset: true });
+        else revalidator.revalidate();
+      }
+    },
+    [confirm, formId, location.pathname, location.search, navigate, reportToPageLine, revalidator, successTo],
+  );
+
+  return (
+    <FormStateContext.Provider value={{ result, pending, progress }}>
+      <form
+        method="post"
+        encType="multipart/form-data"
+        className={className}
+        onSubmit={onSubmit}
+        aria-busy={pending || undefined}
+        aria-label={rest["aria-label"]}
+        noValidate
+      >
+        <input type="hidden" name="formId" value={formId} />
+        <input type="hidden" name="intent" value={intent} />
+        {hidden && Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+        {children}
+      </form>
+    </FormStateContext.Provider>
+  );
+}
+
+/** The form's answer: a success or error line, announced to screen readers. */
+export function FormStatus() {
+  const { result } = useAdminFormState();
+  if (!result) return null;
+  return (
+    <p className={`admin-status ${result.ok ? "admin-status--ok" : "admin-status--error"}`} role={result.ok ? "status" : "alert"}>
+      {result.message}
+    </p>
+  );
+}
+
+/** The error for one field of the enclosing form, if any. */
+export function useFieldError(name: string): string | undefined {
+  return useAdminFormState().result?.errors?.[name];
+}
+
+/** The form's primary button with its pending state and, while uploading, a progress bar. */
+export function SubmitButton({ children, pendingLabel, variant }: { children: ReactNode; pendingLabel: string; variant?: "ghost" | "danger" }) {
+  const { pending, progress } = useAdminFormState();
+  return (
+    <span className="admin-submit">
+      <button type="submit" className={`button${variant ? ` button--${variant}` : ""}`} disabled={pending} aria-disabled={pending || undefined}>
+        {pending ? (
+          <>
+            <span className="admin-spinner" aria-hidden="true" />
+            {progress !== null && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : pendingLabel}
+          </>
+        ) : (
+          children
+        )}
+      </button>
+      {pending && progress !== null && (
+        <progress className="admin-progress" max={1} value={progress} aria-label="Upload progress">
+          {Math.round(progress * 100)}%
+        </progress>
+      )}
+    </span>
+  );
+}

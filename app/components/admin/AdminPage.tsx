@@ -1,0 +1,46 @@
+import "~/styles/admin.css";
+import { useActionData } from "@remix-run/react";
+import { useState, type ReactNode } from "react";
+import { PageReportProvider, type AdminResult } from "./AdminForm";
+import { AdminNav } from "./AdminNav";
+
+/** The frame of every admin screen: admin navigation, title, the page's status line. */
+export function AdminPage({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
+  const actionData = useActionData<AdminResult | undefined>();
+  const [reported, setReported] = useState<AdminResult | null>(null);
+  const pageResult = reported ?? (actionData?.scope === "page" ? actionData : null);
+  return (
+    <div className="container admin-page">
+      <AdminNav />
+      <header className="admin-page__head">
+        <p className="admin-badge">Admin</p>
+        <h1 className="page-title">{title}</h1>
+        <p className="muted admin-page__intro">{intro}</p>
+      </header>
+      <div className="admin-page__status" aria-live="polite">
+        {pageResult && (
+          <p className={`admin-status ${pageResult.ok ? "admin-status--ok" : "admin-status--error"}`}>{pageResult.message}</p>
+        )}
+      </div>
+      <PageReportProvider value={setReported}>{children}</PageReportProvider>
+    </div>
+  );
+}
+
+/** A titled block of an admin screen. */
+export function AdminSection({ id, title, description, actions, children }: { id: string; title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="admin-section" aria-labelledby={id}>
+      <div className="admin-section__head">
+        <div>
+          <h2 id={id} className="admin-section__title">
+            {title}
+          </h2>
+          {description && <p className="muted admin-section__description">{description}</p>}
+        </div>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { data, unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import type { AdminResult } from "~/components/admin/AdminForm";
+import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
+
+const MAX_FIELD_BYTES = 64 * 1024;
+const MAX_PARTS = 40;
+
+/** An admin form post: its text fields, its uploaded files, and why a file was refused before it was read. */
+export interface AdminFormData {
+  fields: Record<string, string>;
+  /** Only files that were actually chosen (an empty file input is absent). */
+  files: Record<string, Buffer>;
+  /** A clear message when an upload was over the size limit (nothing of it was kept). */
+  fileError: string | null;
+}
+
+export class AdminFormError extends Error {
+  name = "AdminFormError";
+}
+
+async function readPart(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let over = false;
+  for await (const chunk of data) {
+    size += chunk.length;
+    // Keep reading to the end of the part so the rest of the form still arrives, but keep nothing.
+    if (size > limit) over = true;
+    else chunks.push(chunk);
+  }
+  return over ? null : Buffer.concat(chunks);
+}
+
+/**
+ * Reads an admin form (urlencoded or multipart) with bounded memory: files up
+ * to the image size limit, text fields up to 64 KB, at most 40 parts.
+ */
+export async function readAdminForm(request: Request): Promise<AdminFormData> {
+  const result: AdminFormData = { fields: {}, files: {}, fileError: null };
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) {
+    const form = await request.formData();
+    for (const [name, value] of form) if (typeof value === "string") result.fields[name] = value;
+    return result;
+  }
+  let parts = 0;
+  const handler = async (part: UploadHandlerPart) => {
+    if (++parts > MAX_PARTS) throw new AdminFormError("That form has too many fields.");
+    const isFile = part.filename !== undefined;
+    const bytes = await readPart(part.data, isFile ? MAX_IMAGE_BYTES : MAX_FIELD_BYTES);
+    if (isFile) {
+      if (bytes === null) {
+        result.fileError = `The image is too large; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Nothing was changed.`;
+      } else if (bytes.length > 0) {
+        result.files[part.name] = bytes;
+      }
+    } else {
+      if (bytes === null) throw new AdminFormError(`The field ${part.name} is too long.`);
+      result.fields[part.name] = bytes.toString("utf8");
+    }
+    return undefined;
+  };
+  await unstable_parseMultipartFormData(request, handler);
+  return result;
+}
+
+/** What an admin form handler decides; the form's id is added by `answerAdminForm`. */
+export type AdminOutcome = Omit<AdminResult, "formId" | "scope">;
+export type AdminHandler = ((form: AdminFormData) => Promise<AdminOutcome>) & { scope?: "page" };
+
+/** Marks a handler whose answer belongs on the page's status line (its form may be gone afterwards). */
+export function pageScoped(handler: (form: AdminFormData) => Promise<AdminOutcome>): AdminHandler {
+  return Object.assign(handler, { scope: "page" as const });
+}
+
+/**
+ * Reads an admin form, runs the handler its `intent` names and answers with
+ * an AdminResult (HTTP 400 when refused). Problems with the input, such as an
+ * UploadError, become the message; nothing was changed in that case.
+ */
+export async function answerAdminForm(request: Request, handlers: Record<string, AdminHandler>) {
+  let form: AdminFormData;
+  try {
+    form = await readAdminForm(request);
+  } catch (error) {
+    if (!(error instanceof AdminFormError)) throw error;
+    return data<AdminResult>({ formId: "", ok: false, message: error.message, scope: "page" }, { status: 400 });
+  }
+  const formId = form.fields.formId ?? "";
+  const handler = handlers[form.fields.intent ?? ""];
+  if (!handler) return data<AdminResult>({ formId, ok: false, message: "That action is not known here.", scope: "page" }, { status: 400 });
+  const scope = handler.scope ? { scope: handler.scope } : {};
+  if (form.fileError) return data<AdminResult>({ formId, ok: false, message: form.fileError, ...scope }, { status: 400 });
+  try {
+    const outcome = await handler(form);
+    return data<AdminResult>({ formId, ...outcome, ...scope }, { status: outcome.ok ? 200 : 400 });
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    return data<AdminResult>({ formId, ok: false, message: error.message, ...scope }, { status: 400 });
+  }
+}
