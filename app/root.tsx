@@ -23,6 +23,7 @@ import { getStationIdentity } from "~/models/station.server";
 import { getCurrentUser } from "~/models/users.server";
 import { isAdmin } from "~/services/admin-session.server";
 import type { StationIdentity } from "~/services/config.server";
+import { useNonce } from "~/utils/nonce";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -42,6 +43,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 
 function Document({ station, children }: { station: StationIdentity | undefined; children: ReactNode }) {
   const accent = station?.accentColor;
+  const nonce = useNonce();
   return (
     <html lang="id" style={accent ? ({ "--accent": accent } as React.CSSProperties) : undefined}>
       <head>
@@ -56,8 +58,8 @@ function Document({ station, children }: { station: StationIdentity | undefined;
           Skip to content
         </a>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -86,19 +88,23 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  // A 503 is the server's answer while the database is down (server/database-outage.ts), logged there.
+  const unavailable = isRouteErrorResponse(error) && error.status === 503;
+  if (!notFound && !unavailable) console.error(error);
   return (
     <section className="container section error-page" aria-labelledby="error-title">
       <p className="error-page__code" aria-hidden="true">
         {isRouteErrorResponse(error) ? error.status : 500}
       </p>
       <h1 id="error-title" className="page-title">
-        {notFound ? "Page not found" : "Something went wrong"}
+        {notFound ? "Page not found" : unavailable ? "We'll be right back" : "Something went wrong"}
       </h1>
       <p className="muted">
         {notFound
           ? "This page is off the air. It may have moved, or the link may be mistyped."
-          : "We could not load this page. Please try again in a moment."}
+          : unavailable
+            ? String(error.data)
+            : "We could not load this page. Please try again in a moment."}
       </p>
       <p>
         <Link className="button" to="/listen">

@@ -24,6 +24,7 @@ import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
 import { observeRequests, serveMetrics } from "./observability";
+import { limitRequestBodies, refuseCrossSiteWrites, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -91,6 +92,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
   app.set("trust proxy", config.trustProxy);
   app.use(observeRequests(log));
+  app.use(securityHeaders(config));
+  app.use(refuseCrossSiteWrites(config));
+  app.use(limitRequestBodies);
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -103,7 +107,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
 
   const mode = config.production ? "production" : "development";
   // What loaders and actions need from Express (see app/load-context.ts).
-  const getLoadContext = (req: express.Request) => ({ clientIp: req.ip ?? "unknown" });
+  const getLoadContext = (req: express.Request, res: express.Response) => ({
+    clientIp: req.ip ?? "unknown",
+    cspNonce: String(res.locals.cspNonce),
+  });
   let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
   app.get("/media/*", createMediaHandler(getStorage));
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;

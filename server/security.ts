@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import type { RequestHandler } from "express";
+import type { AppConfig } from "~/services/config.server";
+
+/** Largest request body accepted anywhere (episode audio uploads are the biggest). */
+export const MAX_BODY_BYTES = 210 * 1024 * 1024;
+/** Largest body for everything that is not an episode upload. */
+export const MAX_FORM_BODY_BYTES = 12 * 1024 * 1024;
+const LARGE_UPLOAD_PATHS = /^\/episodes-admin(\/|$)/;
+
+function origin(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function contentSecurityPolicy(config: AppConfig, nonce: string): string {
+  const frameHosts = config.embedAllowedHosts.map((host) => `https://${host}`).join(" ");
+  const streamOrigin = origin(config.streamUrl) ?? "";
+  const formTargets = config.google ? "https://accounts.google.com" : "";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    // React writes the station's accent colour as an inline style attribute.
+    "style-src 'self' 'unsafe-inline'",
+    // News thumbnails come from the news sites themselves.
+    "img-src 'self' data: https:",
+    `media-src 'self' ${streamOrigin}`.trim(),
+    "connect-src 'self' ws: wss:",
+    "font-src 'self'",
+    `frame-src ${frameHosts}`,
+    "frame-ancestors 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action 'self' ${formTargets}`.trim(),
+  ].join("; ");
+}
+
+/**
+ * Security headers on every response, with a fresh script nonce per request
+ * (handed to Remix through the load context, see app/entry.server.tsx).
+ */
+export function securityHeaders(config: AppConfig): RequestHandler {
+  return (req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, nonce));
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "SAMEORIGIN");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cross-site request forgery: browsers label every request with where it came
+ * from (Sec-Fetch-Site, Origin), so a state-changing request from another site
+ * is refused before it reaches any form or endpoint. Clients that are not
+ * browsers send neither header and are not at risk.
+ */
+export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
+  const publicOrigin = origin(config.publicUrl);
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const site = req.get("Sec-Fetch-Site");
+    const requestOrigin = req.get("Origin");
+    const ownOrigin = `${req.protocol}://${req.get("Host")}`;
+    const crossSite = site === "cross-site" || site === "same-site";
+    const foreignOrigin =
+      requestOrigin !== undefined && requestOrigin !== ownOrigin && requestOrigin !== publicOrigin;
+    if (crossSite || foreignOrigin) {
+      res.status(403).type("text/plain").send("Refused: this request came from another site.");
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * Body size limits for every request: known lengths are checked up front, and
+ * bodies of unknown length are refused (browsers always send the length).
+ */
+export const limitRequestBodies: RequestHandler = (req, res, next) => {
+  if (SAFE_METHODS.has(req.method) || req.path.startsWith("/socket.io/")) return next();
+  const limit = LARGE_UPLOAD_PATHS.test(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
+  const length = req.get("Content-Length");
+  if (length === undefined) {
+    if (req.get("Transfer-Encoding")) {
+      res.status(411).type("text/plain").send("Please send the request with a Content-Length.");
+      return;
+    }
+    return next();
+  }
+  if (!/^\d+$/.test(length) || Number(length) > limit) {
+    res
+      .status(413)
+      .type("text/plain")
+      .send(`The request is too large: the limit is ${Math.round(limit / 1024 / 1024)} MB.`);
+    return;
+  }
+  next();
+};
