@@ -38,7 +38,8 @@ export function EventPopup({ event, initiallyOpen }: { event: EventView; initial
       open={open}
       aria-labelledby="event-popup-title"
       data-testid="event-popup"
-      onClose={() => setDismissedId(event.id)}
+      // Reopening the server-rendered popup as modal closes it first; that close is not the listener's.
+      onClose={() => !dialog.current?.open && setDismissedId(event.id)}
       onClick={(click) => {
         if (click.target === dialog.current) dialog.current.close();
       }}

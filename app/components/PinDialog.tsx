@@ -50,7 +50,8 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
       className="pin-dialog"
       open={open}
       aria-labelledby={titleId}
-      onClose={onClose}
+      // Reopening a server-rendered dialog as modal closes it first; that close is not the user's.
+      onClose={() => !dialog.current?.open && onClose?.()}
       onClick={(event) => {
         // A click on the backdrop (the dialog element itself) closes it.
         if (event.target === dialog.current) dialog.current?.close();
