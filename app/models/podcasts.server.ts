@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { db } from "~/services/db.server";
+import { prepareImage } from "~/services/images.server";
 import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
 import { logActivity, type AdminActor } from "./activity.server";
@@ -78,6 +80,18 @@ export async function renderStationCover(): Promise<Buffer> {
   <text x="600" y="1050" text-anchor="middle" font-family="DejaVu Sans, Nimbus Sans, Arial, sans-serif" font-size="44" letter-spacing="14" fill="#ffffff" fill-opacity="0.8">PODCAST</text>
 </svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+const stationCoverChecksums = new Map<string, Promise<string>>();
+
+/** The checksum the station artwork has once stored, to tell cards that already show it. */
+export function stationCoverChecksum(): Promise<string> {
+  const { name, accentColor } = getStationIdentity();
+  const id = `${name}\n${accentColor}`;
+  if (!stationCoverChecksums.has(id)) {
+    stationCoverChecksums.set(id, renderStationCover().then(async (png) => createHash("sha256").update((await prepareImage(png)).data).digest("hex")));
+  }
+  return stationCoverChecksums.get(id)!;
 }
 
 function cardName(episode: { id: number; title: string }): string {

@@ -1,0 +1,44 @@
+import { pageScoped, type AdminHandler } from "~/services/admin-forms.server";
+import { UploadError } from "~/services/uploads.server";
+import type { AdminActor } from "./activity.server";
+import { addEpisodeCard, listEpisodeCards, replaceEpisodeCover, resetEpisodeCover, stationCoverChecksum } from "./podcasts.server";
+
+/** The newest cards for the admin pages, each marked when it already shows the station artwork. */
+export async function listCardImages(limit: number) {
+  const [cards, stationChecksum] = await Promise.all([listEpisodeCards(limit), stationCoverChecksum()]);
+  return cards.map(({ cover: { checksum, ...cover }, ...card }) => ({ ...card, cover, isStationCover: checksum === stationChecksum }));
+}
+
+export type CardImage = Awaited<ReturnType<typeof listCardImages>>[number];
+
+function episodeId(value: string | undefined): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id <= 0) throw new UploadError("That podcast card does not exist.");
+  return id;
+}
+
+/** The card-image forms of /dashboard-admin and /cardlistmoreadmin: change, delete (back to the station artwork), add. */
+export function cardImageHandlers(actor: AdminActor): Record<string, AdminHandler> {
+  return {
+    "replace-card-image": async ({ fields, files }) => {
+      if (!files.image) return { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
+      const card = await replaceEpisodeCover(episodeId(fields.id), files.image, actor);
+      return { ok: true, message: `Image of "${card.title}" changed.` };
+    },
+    "reset-card-image": pageScoped(async ({ fields }) => {
+      const card = await resetEpisodeCover(episodeId(fields.id), actor);
+      return { ok: true, message: `Image of "${card.title}" deleted; the card now shows the station artwork.` };
+    }),
+    "add-card": async ({ fields, files }) => {
+      const title = (fields.title ?? "").trim().replace(/\s+/g, " ");
+      const errors: Record<string, string> = {};
+      if (!title) errors.title = "Title is required.";
+      else if (title.length > 120) errors.title = "Title is too long (at most 120 characters).";
+      if (!files.image) errors.image = "Image is required.";
+      if (!fields.audioFrom) errors.audioFrom = "Choose the audio the card plays.";
+      if (Object.keys(errors).length > 0) return { ok: false, message: "Please correct the marked fields.", errors };
+      const card = await addEpisodeCard({ title, image: files.image, audioFromEpisodeId: episodeId(fields.audioFrom) }, actor);
+      return { ok: true, message: `Card "${card.title}" added as the newest episode.` };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ActivityList } from "~/components/admin/ActivityList";
+import { AdminForm, FormStatus, SubmitButton } from "~/components/admin/AdminForm";
+import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
+import { CardImageTiles } from "~/components/admin/CardImageTiles";
+import { CrewImageTiles } from "~/components/admin/CrewImageTiles";
+import { ImagePicker } from "~/components/admin/ImagePicker";
+import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
+import { useLiveData } from "~/hooks/useRealtime";
+import { listRecentActivity } from "~/models/activity.server";
+import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
+import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, replaceCrewImage } from "~/models/crew.server";
+import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
+import { requireAdmin } from "~/services/admin-session.server";
+import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
+import { getConfig } from "~/services/config.server";
+
+export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const [jumbotron, cards, crewImages, activity] = await Promise.all([
+    getSiteImage("jumbotron"),
+    listCardImages(5),
+    listCrewImages(),
+    listRecentActivity(15),
+  ]);
+  return { jumbotron, cards, crewImages, activity, timeZone: getConfig().stationTimezone };
+}
+
+const imageRequired = { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await requireAdmin(request);
+  const actor = { adminSessionId: session.id };
+  return answerAdminForm(request, {
+    ...cardImageHandlers(actor),
+    "replace-jumbotron": async ({ files }) => {
+      if (!files.image) return imageRequired;
+      await replaceSiteImage("jumbotron", files.image, actor);
+      return { ok: true, message: "Jumbotron image changed." };
+    },
+    "add-crew-image": async ({ files }) => {
+      if (!files.image) return imageRequired;
+      const key = await addCrewImage(files.image, actor);
+      return { ok: true, message: `Added ${key} at the end of the crew slider.` };
+    },
+    "replace-crew-image": async ({ fields, files }) => {
+      if (!files.image) return imageRequired;
+      await replaceCrewImage(fields.key ?? "", files.image, actor);
+      return { ok: true, message: `${fields.key} replaced.` };
+    },
+    "delete-crew-image": pageScoped(async ({ fields }) => {
+      await deleteCrewImage(fields.key ?? "", actor);
+      return { ok: true, message: `${fields.key} deleted from the crew slider.` };
+    }),
+    "move-crew-image": pageScoped(async ({ fields }) => {
+      const moved = await moveCrewImage(fields.key ?? "", fields.direction === "up" ? -1 : 1, actor);
+      return moved
+        ? { ok: true, message: `${fields.key} moved ${fields.direction === "up" ? "up" : "down"}.` }
+        : { ok: false, message: `${fields.key} is already ${fields.direction === "up" ? "first" : "last"}.` };
+    }),
+  });
+}
+
+export default function DashboardAdmin() {
+  const { jumbotron, cards, crewImages, activity, timeZone } = useLoaderData<typeof loader>();
+  useLiveData("images:changed", "events:changed", "embeds:changed");
+  return (
+    <AdminPage title="Dashboard" intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second.">
+      <div className="admin-columns">
+        <AdminSection id="jumbotron-title" title="Jumbotron">
+          <ReplaceImageForm
+            formId="jumbotron"
+            intent="replace-jumbotron"
+            label="New jumbotron image"
+            current={jumbotron}
+            currentAlt="Current jumbotron image"
+            aspect="16 / 9"
+            submitLabel="Change jumbotron"
+          />
+        </AdminSection>
+        <AdminSection id="activity-title" title="Recent changes" description="Every admin change, with the admin session it came from.">
+          <ActivityList items={activity} timeZone={timeZone} />
+        </AdminSection>
+      </div>
+
+      <AdminSection
+        id="cards-title"
+        title="Latest podcast cards"
+        description="The five newest cards shown on LISTEN."
+        actions={
+          <Link to="/cardlistmoreadmin" className="button button--ghost">
+            All ten cards
+          </Link>
+        }
+      >
+        <CardImageTiles cards={cards} withDelete={false} />
+      </AdminSection>
+
+      <AdminSection id="crew-images-title" title="Crew slider images" description={`${crewImages.length} images in slider order. A new image is added at the end as the next Crew number.`}>
+        <AdminForm formId="crew-add" intent="add-crew-image" className="admin-form admin-form--inline" aria-label="Add a crew image">
+          <ImagePicker name="image" label={`Add a crew image`} aspect="3 / 4" compact />
+          <FormStatus />
+          <SubmitButton pendingLabel="Adding…">Add image</SubmitButton>
+        </AdminForm>
+        <CrewImageTiles images={crewImages} />
+      </AdminSection>
+    </AdminPage>
+  );
+}
