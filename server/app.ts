@@ -14,7 +14,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedde
 import { checkHealth } from "~/services/health.server";
 import { applyMigrations } from "~/services/migrations.server";
 import { registerGauge } from "~/services/metrics.server";
-import { attachRealtime, connectedListeners } from "~/services/realtime.server";
+import { attachRealtime, connectedListeners, onContentChanged } from "~/services/realtime.server";
 import { resolveSessionSecret } from "~/services/session-secret.server";
 import { createStorage, getStorage, setStorage } from "~/services/storage.server";
 import { ensurePins } from "~/models/pins.server";
@@ -24,6 +24,7 @@ import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
 import { observeRequests, serveMetrics } from "./observability";
+import { createPageCache } from "./page-cache";
 import { limitRequestBodies, refuseCrossSiteWrites, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 
@@ -125,14 +126,17 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     app.get("/stream/live", demo.handle);
   }
 
+  const pageCache = createPageCache();
+  app.use(pageCache.middleware);
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
 
   const httpServer = http.createServer(app);
   const io = new SocketServer(httpServer, { serveClient: false });
-  attachRealtime(io);
-  registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
   // Several instances share one PostgreSQL; the embedded database serves a single instance.
   const stopRealtimeSharing = config.databaseUrl ? await shareRealtimeThroughPostgres(io, databaseUrl) : null;
+  attachRealtime(io, stopRealtimeSharing !== null);
+  const stopInvalidatingPages = onContentChanged(pageCache.invalidate);
+  registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
 
   let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
   if (options.watchBuild) {
@@ -170,6 +174,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       const cutOff = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await stopped;
       clearTimeout(cutOff);
+      stopInvalidatingPages();
       await stopRealtimeSharing?.();
       await disconnectDb();
       setStorage(undefined);

@@ -1,5 +1,5 @@
 import type { Server as SocketServer } from "socket.io";
-import { peekSingleton, setSingleton } from "./singleton.server";
+import { peekSingleton, setSingleton, singleton } from "./singleton.server";
 
 /**
  * The realtime contract (README "Realtime"): socket.io on the default path,
@@ -12,13 +12,39 @@ export interface RealtimeChange<T = unknown> {
   records: T[];
 }
 
-export function attachRealtime(io: SocketServer | undefined): void {
+/** `shared`: the server uses an adapter that reaches the other app instances. */
+export function attachRealtime(io: SocketServer | undefined, shared = false): void {
   setSingleton("io", io);
+  setSingleton("ioShared", shared);
+}
+
+const CONTENT_CHANGED = "content:changed";
+
+function contentListeners(): Set<() => void> {
+  return singleton("contentListeners", () => new Set<() => void>());
 }
 
 /** Tells every open page about a change; model functions call this after they commit. */
 export function publish<T>(topic: RealtimeTopic, change: RealtimeChange<T>): void {
-  peekSingleton<SocketServer>("io")?.emit(topic, change);
+  const io = peekSingleton<SocketServer>("io");
+  io?.emit(topic, change);
+  // Other app instances hear it through the shared adapter (nothing to reach without one).
+  if (io && peekSingleton<boolean>("ioShared")) io.serverSideEmit(CONTENT_CHANGED);
+  for (const listener of contentListeners()) listener();
+}
+
+/**
+ * Runs `listener` after any change published here or by another instance
+ * (the page cache uses it). Returns the unsubscribe function.
+ */
+export function onContentChanged(listener: () => void): () => void {
+  contentListeners().add(listener);
+  const io = peekSingleton<SocketServer>("io");
+  io?.on(CONTENT_CHANGED, listener);
+  return () => {
+    contentListeners().delete(listener);
+    io?.off(CONTENT_CHANGED, listener);
+  };
 }
 
 export function connectedListeners(): number {

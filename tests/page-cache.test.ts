@@ -1,0 +1,60 @@
+import fs from "node:fs/promises";
+import { createEvent } from "~/models/events.server";
+import { startTestServer, type TestServer } from "./helpers/server";
+
+const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+
+describe("the public page cache", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ SEED_CONTENT: "true" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("replays /listen with a fresh nonce and an ETag, and answers repeat visits with 304", async () => {
+    const first = await fetch(`${server.url}/listen`);
+    const firstHtml = await first.text();
+    const second = await fetch(`${server.url}/listen`);
+    const secondHtml = await second.text();
+    const etag = second.headers.get("etag");
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(second.headers.get("cache-control")).toBe("no-cache");
+    expect(nonceOf(second)).not.toBe(nonceOf(first));
+    expect(secondHtml).toContain(`nonce="${nonceOf(second)}"`);
+    expect(secondHtml).not.toContain(`nonce="${nonceOf(first)}"`);
+    expect(secondHtml.replaceAll(nonceOf(second)!, "N")).toBe(firstHtml.replaceAll(nonceOf(first)!, "N"));
+
+    const repeat = await fetch(`${server.url}/listen`, { headers: { "If-None-Match": etag! } });
+    expect(repeat.status).toBe(304);
+    expect(repeat.headers.get("content-security-policy")).toBeNull();
+    expect(await repeat.text()).toBe("");
+  });
+
+  it("shows a change on the next request after a write", async () => {
+    await (await fetch(`${server.url}/events`)).text();
+    const cached = await fetch(`${server.url}/events`);
+    expect(cached.headers.get("etag")).not.toBeNull();
+    expect(await cached.text()).not.toContain("Cache Buster Night");
+
+    await createEvent({
+      name: "Cache Buster Night",
+      date: "2026-12-24",
+      time: "21:00",
+      poster: await fs.readFile("prisma/seed-assets/covers/cover-03.jpg"),
+    });
+    const fresh = await fetch(`${server.url}/events`);
+    expect(fresh.headers.get("etag")).toBeNull();
+    expect(await fresh.text()).toContain("Cache Buster Night");
+  });
+
+  it("never serves cached pages to signed-in listeners or admins", async () => {
+    await (await fetch(`${server.url}/cardlistmore`)).text();
+    expect((await fetch(`${server.url}/cardlistmore`)).headers.get("etag")).not.toBeNull();
+    for (const cookie of ["__session=abc", "__admin=xyz"]) {
+      const personal = await fetch(`${server.url}/cardlistmore`, { headers: { Cookie: cookie } });
+      expect(personal.headers.get("etag")).toBeNull();
+    }
+  });
+});
