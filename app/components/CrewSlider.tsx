@@ -9,7 +9,7 @@ export function CrewSlider({ images, stationName }: { images: SlideImage[]; stat
     <section className="section" aria-labelledby="crew-slider-title">
       <div className="section-head">
         <h2 id="crew-slider-title" className="section-title">
-          {stationName} CREWS
+          {`${stationName} CREWS`}
         </h2>
       </div>
       <ImageSlider

@@ -74,7 +74,7 @@ export default function CrewSpin() {
         <section className="section" aria-labelledby="crew-gallery-title">
           <div className="section-head">
             <h2 id="crew-gallery-title" className="section-title">
-              {stationName} CREWS
+              {`${stationName} CREWS`}
             </h2>
           </div>
           <ImageSlider images={images} pageSize={1} label={`${stationName} crew gallery`} param="photo" sizes="(min-width: 560px) 520px, 92vw" altPrefix="Crew photo" />
