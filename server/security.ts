@@ -6,7 +6,8 @@ import type { AppConfig } from "~/services/config.server";
 export const MAX_BODY_BYTES = 210 * 1024 * 1024;
 /** Largest body for everything that is not an episode upload. */
 export const MAX_FORM_BODY_BYTES = 12 * 1024 * 1024;
-const LARGE_UPLOAD_PATHS = /^\/episodes-admin(\/|$)/;
+// The EPISODES screen posts audio both as a page (no JavaScript) and to its single-fetch ".data" endpoint.
+const LARGE_UPLOAD_PATHS = /^\/episodes-admin(\/|\.data$|$)/;
 
 function origin(url: string | null): string | null {
   if (!url) return null;

@@ -15,4 +15,5 @@ export const adminLinks = [
   { to: "/CrewAdmin", label: "CREW" },
   { to: "/eventsAdmin", label: "EVENTS" },
   { to: "/cardlistmoreadmin", label: "PODCAST CARDS" },
+  { to: "/episodes-admin", label: "EPISODES" },
 ] as const;

@@ -1,3 +1,4 @@
+import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import sharp from "sharp";
 import type { Prisma, StoredFile } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
@@ -5,7 +6,7 @@ import { db } from "~/services/db.server";
 import { buildPodcastRss, type PodcastItem } from "~/services/feeds.server";
 import { publish } from "~/services/realtime.server";
 import { getStorage } from "~/services/storage.server";
-import { MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
+import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
 import { mediaUrl } from "~/utils/media";
 import { fromDateTimeLocal } from "~/utils/time-zone";
 import { logActivity, type AdminActor } from "./activity.server";
@@ -14,8 +15,6 @@ import { getStationIdentity, stationIconSvg } from "./station.server";
 
 export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 4000;
-// Room for both files plus the form's text fields and multipart framing.
-const MAX_FORM_BYTES = MAX_AUDIO_BYTES + MAX_IMAGE_BYTES + 1024 * 1024;
 
 const fileSelect = { select: { id: true, key: true, contentType: true, size: true, width: true, height: true, variantWidths: true } } as const;
 
@@ -52,7 +51,7 @@ export function parseEpisodeId(value: string | undefined): number | null {
 // ---------------------------------------------------------------- the admin form
 
 export type EpisodeField = "title" | "description" | "publishedAt" | "audio" | "cover";
-export type EpisodeFormErrors = Partial<Record<EpisodeField | "form", string>>;
+export type EpisodeFormErrors = Partial<Record<EpisodeField, string>>;
 
 export interface EpisodeInput {
   title: string;
@@ -63,52 +62,88 @@ export interface EpisodeInput {
   cover: Buffer | null;
 }
 
-/** The form as typed, to re-render it after an error. */
-export interface EpisodeFormValues {
-  title: string;
-  description: string;
-  publishedAt: string;
+/** An episode form post: text fields, chosen files, and files refused for their size before they were kept. */
+export interface EpisodeFormPost {
+  fields: Record<string, string>;
+  files: { audio?: Buffer; cover?: Buffer };
+  errors: EpisodeFormErrors;
 }
 
-export type EpisodeFormResult =
-  | { ok: true; input: EpisodeInput }
-  | { ok: false; errors: EpisodeFormErrors; values: EpisodeFormValues };
+// Files are bounded by their own limits; text fields are short; anything else is refused unread.
+const PART_LIMITS: Record<string, number> = { audio: MAX_AUDIO_BYTES, cover: MAX_IMAGE_BYTES };
+const FIELD_LIMIT = 64 * 1024;
+const MAX_PARTS = 20;
+const TOO_LARGE: Record<"audio" | "cover", string> = {
+  audio: `The audio file is too large; the limit is ${formatBytes(MAX_AUDIO_BYTES)}.`,
+  cover: `The image is too large; the limit is ${formatBytes(MAX_IMAGE_BYTES)}.`,
+};
 
-async function fileField(form: FormData, name: string): Promise<Buffer | null> {
-  const value = form.get(name);
-  // A file input left empty still posts a nameless, empty part.
-  if (!value || typeof value === "string" || (value.size === 0 && !value.name)) return null;
-  return Buffer.from(await value.arrayBuffer());
+export class EpisodeFormRefused extends Error {
+  name = "EpisodeFormRefused";
+}
+
+async function readBounded(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of data) {
+    size += chunk.length;
+    // Read on to the end of the part so the rest of the form arrives, keeping nothing.
+    if (size <= limit) chunks.push(chunk);
+  }
+  return size > limit ? null : Buffer.concat(chunks);
 }
 
 /**
- * Reads and checks the episode form. `requireFiles` is true when creating:
- * a new episode needs both its audio and its cover. The files themselves are
- * checked by content when they are stored.
+ * Reads the episode form (multipart with files, or urlencoded for deletes)
+ * with bounded memory. Throws EpisodeFormRefused for a post that is not a
+ * form this screen sends.
  */
-export async function readEpisodeForm(request: Request, requireFiles: boolean): Promise<EpisodeFormResult> {
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_FORM_BYTES) {
-    return { ok: false, errors: { form: "The upload is too large: audio may be up to 200 MB and the cover up to 10 MB." }, values: { title: "", description: "", publishedAt: "" } };
+export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost> {
+  const post: EpisodeFormPost = { fields: {}, files: {}, errors: {} };
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_AUDIO_BYTES + MAX_IMAGE_BYTES + FIELD_LIMIT) {
+    throw new EpisodeFormRefused(`The upload is too large: audio may be up to ${formatBytes(MAX_AUDIO_BYTES)} and the cover up to ${formatBytes(MAX_IMAGE_BYTES)}.`);
   }
-  const form = await request.formData();
-  const values: EpisodeFormValues = {
-    title: String(form.get("title") ?? "").trim(),
-    description: String(form.get("description") ?? "").trim(),
-    publishedAt: String(form.get("publishedAt") ?? "").trim(),
-  };
-  const errors: EpisodeFormErrors = {};
-  if (!values.title) errors.title = "Enter the episode's title.";
-  else if (values.title.length > TITLE_MAX_LENGTH) errors.title = `Keep the title under ${TITLE_MAX_LENGTH} characters.`;
-  if (!values.description) errors.description = "Describe the episode in a sentence or two.";
-  else if (values.description.length > DESCRIPTION_MAX_LENGTH) errors.description = `Keep the description under ${DESCRIPTION_MAX_LENGTH} characters.`;
-  const publishedAt = values.publishedAt ? fromDateTimeLocal(values.publishedAt, getConfig().stationTimezone) : null;
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    const form = await request.formData();
+    for (const [name, value] of form) if (typeof value === "string") post.fields[name] = value;
+    return post;
+  }
+  let parts = 0;
+  await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
+    if (++parts > MAX_PARTS) throw new EpisodeFormRefused("That form has too many fields.");
+    if (part.filename === undefined) {
+      const bytes = await readBounded(part.data, FIELD_LIMIT);
+      if (bytes === null) throw new EpisodeFormRefused(`The field ${part.name} is too long.`);
+      post.fields[part.name] = bytes.toString("utf8");
+      return undefined;
+    }
+    if (part.name !== "audio" && part.name !== "cover") throw new EpisodeFormRefused("That form has an unexpected file.");
+    const bytes = await readBounded(part.data, PART_LIMITS[part.name]);
+    if (bytes === null) post.errors[part.name] = TOO_LARGE[part.name];
+    // An empty file input still posts a nameless, empty part.
+    else if (bytes.length > 0) post.files[part.name] = bytes;
+    return undefined;
+  });
+  return post;
+}
+
+export type EpisodeCheck = { ok: true; input: EpisodeInput } | { ok: false; errors: EpisodeFormErrors };
+
+/** Checks the form's values. A new episode needs its audio and cover; the files' content is checked when stored. */
+export function validateEpisode(post: EpisodeFormPost, editing: boolean): EpisodeCheck {
+  const title = (post.fields.title ?? "").trim();
+  const description = (post.fields.description ?? "").trim();
+  const errors: EpisodeFormErrors = { ...post.errors };
+  if (!title) errors.title = "Enter the episode's title.";
+  else if (title.length > TITLE_MAX_LENGTH) errors.title = `Keep the title under ${TITLE_MAX_LENGTH} characters.`;
+  if (!description) errors.description = "Describe the episode in a sentence or two.";
+  else if (description.length > DESCRIPTION_MAX_LENGTH) errors.description = `Keep the description under ${DESCRIPTION_MAX_LENGTH} characters.`;
+  const publishedAt = fromDateTimeLocal(post.fields.publishedAt ?? "", getConfig().stationTimezone);
   if (!publishedAt) errors.publishedAt = "Choose the date and time the episode goes out.";
-  const [audio, cover] = await Promise.all([fileField(form, "audio"), fileField(form, "cover")]);
-  if (requireFiles && !audio) errors.audio = "Choose the episode's audio file (MP3, M4A or WAV).";
-  if (requireFiles && !cover) errors.cover = "Choose a cover image for the episode.";
-  if (Object.keys(errors).length > 0 || !publishedAt) return { ok: false, errors, values };
-  return { ok: true, input: { title: values.title, description: values.description, publishedAt, audio, cover } };
+  if (!editing && !post.files.audio && !errors.audio) errors.audio = "Choose the episode's audio file (MP3, M4A or WAV).";
+  if (!editing && !post.files.cover && !errors.cover) errors.cover = "Choose a cover image for the episode.";
+  if (Object.keys(errors).length > 0 || !publishedAt) return { ok: false, errors };
+  return { ok: true, input: { title, description, publishedAt, audio: post.files.audio ?? null, cover: post.files.cover ?? null } };
 }
 
 // ---------------------------------------------------------------- writes

@@ -11,7 +11,7 @@ export type PinResult = { error: string; status: number };
 
 // Only admin pages are valid destinations after the admin PIN (no open redirects).
 function adminDestination(redirectTo: string | null): string {
-  const adminPaths = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin"];
+  const adminPaths = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/episodes-admin"];
   if (redirectTo && adminPaths.some((p) => redirectTo === p || redirectTo.startsWith(p + "?"))) return redirectTo;
   return "/dashboard-admin";
 }
