@@ -41,7 +41,6 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
     form.addEventListener("reset", clear);
     return () => form.removeEventListener("reset", clear);
   }, []);
-  useEffect(() => () => void (chosen && URL.revokeObjectURL(chosen.url)), [chosen]);
 
   const description = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
@@ -70,7 +69,14 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
         aria-describedby={description}
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
-          setChosen(file ? { url: URL.createObjectURL(file), name: file.name, size: file.size } : null);
+          setChosen(null);
+          if (!file) return;
+          // A data: URL, because the Content-Security-Policy allows data: images but not blob: ones.
+          const reader = new FileReader();
+          reader.onload = () => {
+            if (input.current?.files?.[0] === file) setChosen({ url: String(reader.result), name: file.name, size: file.size });
+          };
+          reader.readAsDataURL(file);
         }}
       />
       {chosen && <p className="caption image-picker__file">{`${chosen.name} · ${formatSize(chosen.size)}`}</p>}
