@@ -48,7 +48,8 @@ describe("security headers and request guards", () => {
 
   it("refuses a cross-site POST and changes nothing", async () => {
     const before = await db().adminSession.count();
-    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }]) {
+    const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }];
+    for (const headers of crossSite) {
       const response = await fetch(`${server.url}/pin`, {
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },

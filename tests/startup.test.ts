@@ -1,48 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 
-// These start the production entry point as a separate process, exactly as
-// `npm start` does, with nothing configured but a data folder.
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
+import { runServerProcess as run, startServerProcess as start, type ChildServer } from "./helpers/child-server";
 
-const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production" } as const;
-
-function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    env: { ...baseEnv, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code: number | null) => resolve(code)));
-  return { child, output: () => output, exit };
-}
-
-async function start(env: Record<string, string>): Promise<Started> {
-  const { child, output, exit } = run(env);
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const match = output().match(/on the air at (http:\/\/\S+)/);
-    if (match) return { child, url: match[1], output };
-    const exited = await Promise.race([exit, new Promise((r) => setTimeout(() => r("running"), 100))]);
-    if (exited !== "running") throw new Error(`server exited (${exited}): ${output()}`);
-  }
-  child.kill("SIGKILL");
-  throw new Error(`server did not start: ${output()}`);
-}
-
-async function stop(server: Started): Promise<void> {
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  await exited;
+async function stop(server: ChildServer): Promise<void> {
+  expect(await server.stop()).toBe(0);
 }
 
 describe("starting the server", () => {

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+// The production entry point as a separate process, exactly as `npm start`
+// runs it, for tests about start-up, shutdown and several instances.
+export interface ChildServer {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production" } as const;
+
+export function runServerProcess(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    env: { ...baseEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code: number | null) => resolve(code)));
+  return { child, output: () => output, exit };
+}
+
+/** Starts the server and resolves once it prints its address. */
+export async function startServerProcess(env: Record<string, string>): Promise<ChildServer> {
+  const { child, output, exit } = runServerProcess(env);
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    const match = output().match(/on the air at (http:\/\/\S+)/);
+    if (match) {
+      return {
+        child,
+        url: match[1],
+        output,
+        async stop() {
+          if (child.exitCode === null) child.kill("SIGTERM");
+          return exit;
+        },
+      };
+    }
+    const exited = await Promise.race([exit, new Promise((r) => setTimeout(() => r("running"), 100))]);
+    if (exited !== "running") throw new Error(`server exited (${exited}): ${output()}`);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not start: ${output()}`);
+}

@@ -1,0 +1,96 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { io as connect, type Socket } from "socket.io-client";
+import { adminCookie, postAdminForm, testImage } from "./helpers/admin";
+import { startServerProcess, type ChildServer } from "./helpers/child-server";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startS3rver, type RunningS3 } from "./helpers/s3rver";
+
+// Two app instances on different ports share one real PostgreSQL and one S3:
+// realtime, admin sessions and files must not depend on which one answers.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("two app instances behind a load balancer", () => {
+  let database: TestDatabase;
+  let s3: RunningS3;
+  let a: ChildServer;
+  let b: ChildServer;
+  let socket: Socket;
+  const dataDirs: string[] = [];
+
+  beforeAll(async () => {
+    [database, s3] = await Promise.all([createTestDatabase(), startS3rver()]);
+    const env = async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-instance-"));
+      dataDirs.push(dataDir);
+      return {
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        ...s3.env("shared-media"),
+        SESSION_SECRET: "shared-secret-for-every-instance",
+        ADMIN_PIN: "123456",
+        PUBLIC_PIN: "54321",
+        SEED_CONTENT: "false",
+      };
+    };
+    a = await startServerProcess(await env());
+    b = await startServerProcess(await env());
+    socket = connect(b.url, { transports: ["websocket"] });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
+      socket.once("connect_error", reject);
+    });
+  });
+
+  afterAll(async () => {
+    socket?.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await database?.drop();
+    await s3?.stop();
+    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  });
+
+  it("carries an admin session made on A to B, pushes A's upload to B's listeners, and serves it from B", async () => {
+    const cookie = await adminCookie(a.url);
+    const onB = await fetch(`${b.url}/eventsAdmin`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(onB.status).toBe(200);
+
+    const received = new Promise<{ action: string; records: { name: string; poster: { key: string } }[] }>((resolve) =>
+      socket.once("events:changed", resolve),
+    );
+    const upload = await postAdminForm(
+      a.url,
+      "/eventsAdmin",
+      cookie,
+      { intent: "save-event", formId: "event-form", name: "Two Instances Live", date: "2026-12-31", time: "22:00" },
+      { poster: await testImage("#ff3d6e") },
+    );
+    expect(upload.status).toBe(200);
+
+    const change = await received;
+    expect(change.action).toBe("created");
+    expect(change.records[0].name).toBe("Two Instances Live");
+
+    const poster = await fetch(`${b.url}/media/${change.records[0].poster.key}`);
+    expect(poster.status).toBe(200);
+    expect(poster.headers.get("content-type")).toBe("image/webp");
+
+    const page = await (await fetch(`${b.url}/events`)).text();
+    expect(page).toContain("Two Instances Live");
+  });
+
+  it("ends the admin session on every instance when it is left on one", async () => {
+    const cookie = await adminCookie(a.url);
+    const leave = await fetch(`${b.url}/pin`, {
+      method: "POST",
+      body: new URLSearchParams({ kind: "public", pin: "54321" }),
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
+    expect(leave.status).toBe(302);
+    const onA = await fetch(`${a.url}/eventsAdmin`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(onA.status).toBe(302);
+    expect(onA.headers.get("location")).toMatch(/^\/listen\?pin=admin/);
+  });
+});
