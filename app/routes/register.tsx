@@ -1,10 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { PASSWORD_MIN_LENGTH, readRegistration, registerUser } from "~/models/users.server";
 import "~/styles/forms.css";
 
 export const meta: MetaFunction = () => [{ title: "Register" }];
+
+// The rule lives on the server; the hint shows it.
+export function loader() {
+  return { passwordMinLength: PASSWORD_MIN_LENGTH };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const input = readRegistration(await request.formData());
@@ -15,6 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Register() {
+  const { passwordMinLength } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/register";
@@ -70,7 +76,7 @@ export default function Register() {
               aria-describedby="register-password-hint"
             />
             <span id="register-password-hint" className="field__hint">
-              At least {PASSWORD_MIN_LENGTH} characters.
+              At least {passwordMinLength} characters.
             </span>
           </div>
           <div className="field">

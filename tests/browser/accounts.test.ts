@@ -1,0 +1,148 @@
+import type { Browser, Page } from "playwright-core";
+import { db } from "~/services/db.server";
+import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const PASSWORD = "night shift playlist";
+
+async function register(page: Page, base: string, name: string, email: string, confirm = PASSWORD) {
+  await page.goto(`${base}/register`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(confirm);
+  await page.getByRole("button", { name: "Register" }).click();
+}
+
+async function signIn(page: Page, email: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+// These flows cross several pages, each hashing a password on the server: allow for a busy machine.
+const FLOW_TIMEOUT = 180_000;
+
+async function openPage(browser: Browser, viewport: "phone" | "desktop", options: { javaScriptEnabled?: boolean } = {}) {
+  const page = await newPage(browser, viewport, { colorScheme: "dark", ...options });
+  page.setDefaultTimeout(60_000);
+  return page;
+}
+
+describeInBrowser("a listener's account in the browser", () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer({ SEED_CONTENT: "true" }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it.each(["phone", "desktop"] as const)("registers, signs in and sees their name in the profile drawer (%s)", async (viewport) => {
+    const page = await openPage(browser, viewport);
+    const email = `drawer-${viewport}@example.com`;
+
+    // A mismatch first: the server's msg in an alert, name and email kept, passwords cleared.
+    await register(page, server.url, "Dewi Malam", email, "something else");
+    await expect(page.getByRole("alert").textContent()).resolves.toBe("Passwords do not match.");
+    expect(await page.getByLabel("Name").inputValue()).toBe("Dewi Malam");
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+    expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("");
+    await screenshot(page, "register-error");
+
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await expect(page.getByRole("status").textContent()).resolves.toBe("Registration Success! You have registered!");
+    await screenshot(page, "login-registered");
+
+    await signIn(page, email);
+    await page.waitForURL((url) => url.pathname === "/listen");
+    await page.getByRole("button", { name: "Profile: Dewi Malam" }).click();
+    const drawer = page.getByRole("dialog", { name: "Profile" });
+    await drawer.waitFor();
+    expect(await drawer.getByText("Dewi Malam", { exact: true }).isVisible()).toBe(true);
+    await screenshot(page, "profile-drawer-signed-in");
+
+    await drawer.getByRole("button", { name: "SIGN OUT" }).click();
+    await page.getByRole("button", { name: "Profile: Guest" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/listen");
+    await page.context().close();
+  }, FLOW_TIMEOUT);
+
+  it("works without JavaScript: register, sign in, mark a favorite", async () => {
+    const page = await openPage(browser, "desktop", { javaScriptEnabled: false });
+    const email = "nojs@example.com";
+    await register(page, server.url, "Tanpa Skrip", email, "not the same");
+    expect(await page.getByRole("alert").textContent()).toBe("Passwords do not match.");
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    expect(await page.getByRole("status").textContent()).toBe("Registration Success! You have registered!");
+
+    await signIn(page, email);
+    expect(new URL(page.url()).pathname).toBe("/listen");
+    const [episode] = await db().podcastEpisode.findMany({ orderBy: [{ publishedAt: "desc" }, { id: "desc" }], take: 1 });
+    await page.getByRole("button", { name: `Favorite: ${episode.title}` }).click();
+    expect(new URL(page.url()).pathname).toBe("/listen");
+    expect(await page.getByRole("button", { name: `Favorite: ${episode.title}` }).getAttribute("aria-pressed")).toBe("true");
+    await page.goto(`${server.url}/favorites`);
+    expect(await page.getByRole("heading", { name: episode.title }).isVisible()).toBe(true);
+    await page.context().close();
+  }, FLOW_TIMEOUT);
+
+  it.each(["phone", "desktop"] as const)("marks favorites from a card and the play page with JavaScript (%s)", async (viewport) => {
+    const page = await openPage(browser, viewport);
+    const email = `fav-${viewport}@example.com`;
+    await register(page, server.url, "Fan Setia", email);
+    await page.waitForURL((url) => url.pathname === "/login");
+    await signIn(page, email);
+    await page.waitForURL((url) => url.pathname === "/listen");
+
+    const episodes = await db().podcastEpisode.findMany({ orderBy: [{ publishedAt: "desc" }, { id: "desc" }], take: 2 });
+    const heart = page.getByRole("button", { name: `Favorite: ${episodes[0].title}` });
+    await heart.click();
+    await expect.poll(() => heart.getAttribute("aria-pressed")).toBe("true");
+    const user = await db().user.findUniqueOrThrow({ where: { email } });
+    await expect.poll(() => db().favorite.count({ where: { userId: user.id } })).toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/listen");
+    await screenshot(page, "listen-favorite");
+
+    await page.goto(`${server.url}/play/${episodes[1].id}`);
+    const playHeart = page.getByRole("button", { name: `Favorite: ${episodes[1].title}` });
+    await playHeart.click();
+    await expect.poll(() => playHeart.getAttribute("aria-pressed")).toBe("true");
+
+    await page.goto(`${server.url}/favorites`);
+    expect(await page.getByRole("heading", { name: episodes[0].title }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: episodes[1].title }).isVisible()).toBe(true);
+    await screenshot(page, "favorites");
+
+    // Unmarking from the favorites page.
+    const remove = page.getByRole("button", { name: `Favorite: ${episodes[0].title}` });
+    await remove.click();
+    await expect.poll(() => remove.getAttribute("aria-pressed")).toBe("false");
+    await expect.poll(() => db().favorite.count({ where: { userId: user.id } })).toBe(1);
+    await page.context().close();
+  }, FLOW_TIMEOUT);
+
+  it.each(["phone", "desktop"] as const)("shows guests the sign-in pages and an invitation on /favorites (%s)", async (viewport) => {
+    const page = await openPage(browser, viewport);
+    await page.goto(`${server.url}/login`);
+    expect(await page.getByRole("button", { name: "Sign With Google" }).isDisabled()).toBe(true);
+    expect(await page.getByText("Google sign-in is not configured on this station.").isVisible()).toBe(true);
+    await screenshot(page, "login");
+    await page.goto(`${server.url}/register`);
+    await screenshot(page, "register");
+    await page.goto(`${server.url}/favorites`);
+    expect(await page.getByRole("link", { name: "Sign in" }).isVisible()).toBe(true);
+    await screenshot(page, "favorites-guest");
+    await page.context().close();
+  }, FLOW_TIMEOUT);
+});
