@@ -6,7 +6,11 @@ export function NewsCard({ post, eager = false }: { post: NewsCardData; eager?: 
   return (
     <li className="news-card">
       <div className="news-card__media">
-        {post.thumbnail ? (
+        {/* Behind the image, so a missing, broken or blocked thumbnail still leaves a tidy card. */}
+        <span className="news-card__placeholder" aria-hidden="true">
+          <Icon name="radio" size={36} />
+        </span>
+        {post.thumbnail && (
           <img
             src={post.thumbnail}
             alt=""
@@ -16,10 +20,6 @@ export function NewsCard({ post, eager = false }: { post: NewsCardData; eager?: 
             decoding="async"
             referrerPolicy="no-referrer"
           />
-        ) : (
-          <span className="news-card__placeholder" aria-hidden="true">
-            <Icon name="radio" size={36} />
-          </span>
         )}
       </div>
       <div className="news-card__body">

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { BrowserContext } from "playwright-core";
 
 // A local stand-in for api-berita-indonesia, serving the real API's shapes
 // (see shared/spec/reference-app.md) and each way it can fail. Tests never
@@ -30,7 +31,7 @@ export interface StandInPost {
 
 export interface NewsStandIn {
   url: string;
-  /** Paths requested so far (e.g. "/", "/cnn/terbaru/"), thumbnails excluded. */
+  /** Paths requested so far (e.g. "/", "/cnn/terbaru/"). */
   requests: string[];
   /** How every API path answers from now on. */
   scenario: NewsScenario;
@@ -53,14 +54,25 @@ function thumbnailSvg(n: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue} 70% 45%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360} 70% 22%)"/></linearGradient></defs><rect width="640" height="360" fill="url(#g)"/><circle cx="${160 + ((n * 90) % 320)}" cy="180" r="110" fill="rgb(255 255 255 / 0.12)"/></svg>`;
 }
 
-export function generatedPosts(baseUrl: string, category: string, count = 10): StandInPost[] {
+/** Where generated posts' thumbnails live: https, as on the real news sites; browser tests serve it with `serveStandInThumbnails`. */
+export const THUMBNAIL_ORIGIN = "https://images.news-stand-in.test";
+
+/** Answers the stand-in's thumbnail URLs inside the browser, so no request leaves the machine. */
+export async function serveStandInThumbnails(context: BrowserContext): Promise<void> {
+  await context.route(`${THUMBNAIL_ORIGIN}/**`, (route) => {
+    const n = Number(/-(\d+)\.svg$/.exec(route.request().url())?.[1] ?? 1);
+    return route.fulfill({ status: 200, contentType: "image/svg+xml", body: thumbnailSvg(n) });
+  });
+}
+
+export function generatedPosts(category: string, count = 10): StandInPost[] {
   const titles = TOPICS[category];
   return Array.from({ length: count }, (_, i) => ({
     link: `https://www.cnnindonesia.com/${category}/2025050${i}-berita-${i + 1}`,
     title: titles?.[i] ?? `Berita ${category} nomor ${i + 1}`,
     pubDate: new Date(Date.UTC(2025, 4, 5, 7, 30) - i * 3_600_000).toISOString(),
     description: `Ringkasan berita ${category} nomor ${i + 1}: apa yang terjadi, siapa yang terlibat, dan kenapa itu penting bagi pendengar.`,
-    thumbnail: `${baseUrl}/thumbs/${category}-${i + 1}.svg`,
+    thumbnail: `${THUMBNAIL_ORIGIN}/${category}-${i + 1}.svg`,
   }));
 }
 
@@ -71,11 +83,6 @@ export async function startNewsStandIn(): Promise<NewsStandIn> {
 
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
-    const thumb = /^\/thumbs\/[\w-]+-(\d+)\.svg$/.exec(path);
-    if (thumb) {
-      res.writeHead(200, { "content-type": "image/svg+xml" }).end(thumbnailSvg(Number(thumb[1])));
-      return;
-    }
     standIn.requests.push(path);
     const json = (status: number, body: unknown) =>
       res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
@@ -113,7 +120,7 @@ export async function startNewsStandIn(): Promise<NewsStandIn> {
           image: "https://www.cnnindonesia.com/logo.png",
           description: `Berita ${category}`,
           title: `CNN ${category}`,
-          posts: custom.get(category) ?? generatedPosts(standIn.url, category),
+          posts: custom.get(category) ?? generatedPosts(category),
         },
       });
     };
