@@ -3,15 +3,10 @@ import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
+import { adminCookie, storageKeys as storedKeys } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 const SEED = path.resolve("prisma/seed-assets");
-
-async function storedKeys(): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const key of getStorage().list()) keys.push(key);
-  return keys.sort();
-}
 
 async function snapshot() {
   return {
@@ -53,14 +48,7 @@ describe("episode management", () => {
     [mp3, mp3Other, cover, coverOther] = await Promise.all(
       ["audio/episode-1.mp3", "audio/episode-2.mp3", "covers/cover-01.jpg", "covers/cover-02.jpg"].map((file) => fs.readFile(path.join(SEED, file))),
     );
-    const pin = await fetch(`${server.url}/pin`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: "kind=admin&pin=123456",
-      redirect: "manual",
-    });
-    expect(pin.status).toBe(302);
-    admin = pin.headers.get("set-cookie")!.split(";")[0];
+    admin = await adminCookie(server.url);
   });
   afterAll(async () => {
     await server?.stop();
@@ -147,7 +135,7 @@ describe("episode management", () => {
 
   it("publishes an episode: files checked and stored, duration read from the file, logged, announced, first on /listen", async () => {
     const socket: Socket = connect(server.url, { transports: ["websocket"] });
-    await new Promise((resolve) => socket.on("connect", resolve));
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
     const announced = new Promise<{ action: string; records: { kind: string; id: number }[] }>((resolve) => socket.once("images:changed", resolve));
     try {
       const response = await post(form(saveFields({ publishedAt: "2026-01-10T20:00" }), { audio: mp3, cover }));

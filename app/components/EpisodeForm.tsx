@@ -3,7 +3,6 @@ import { useEffect, useId, useRef, useState } from "react";
 import { AdminForm, FormStatus, SubmitButton, useFieldError } from "~/components/admin/AdminForm";
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
-import { formatDuration } from "~/utils/format";
 import type { MediaFile } from "~/utils/media";
 
 const MAX_AUDIO_BYTES = 200 * 1024 * 1024;
@@ -13,11 +12,11 @@ function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-/** The episode's audio file: what is in use now, and (with JavaScript) the chosen file's size and length. */
+/** The episode's audio file: what is in use now, and (with JavaScript) the chosen file's name and size. */
 function AudioPicker({ current, required }: { current: { label: string; url: string } | null; required: boolean }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [chosen, setChosen] = useState<{ name: string; size: number; seconds: number | null } | null>(null);
+  const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
   const serverError = useFieldError("audio");
   const tooLarge = chosen && chosen.size > MAX_AUDIO_BYTES ? `This file is ${formatSize(chosen.size)}; the limit is 200 MB.` : null;
   const error = tooLarge ?? serverError;
@@ -29,22 +28,6 @@ function AudioPicker({ current, required }: { current: { label: string; url: str
     form.addEventListener("reset", clear);
     return () => form.removeEventListener("reset", clear);
   }, []);
-
-  const onChange = (file: File | undefined) => {
-    if (!file) return setChosen(null);
-    setChosen({ name: file.name, size: file.size, seconds: null });
-    // The browser reads the length from the file itself; the server reads it again when storing.
-    const url = URL.createObjectURL(file);
-    const probe = new Audio();
-    probe.preload = "metadata";
-    probe.onloadedmetadata = () => {
-      const seconds = Number.isFinite(probe.duration) ? probe.duration : null;
-      setChosen((now) => (now?.name === file.name ? { ...now, seconds } : now));
-      URL.revokeObjectURL(url);
-    };
-    probe.onerror = () => URL.revokeObjectURL(url);
-    probe.src = url;
-  };
 
   const described = [`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
@@ -67,13 +50,13 @@ function AudioPicker({ current, required }: { current: { label: string; url: str
         className="image-picker__input"
         aria-invalid={error ? true : undefined}
         aria-describedby={described}
-        onChange={(event) => onChange(event.currentTarget.files?.[0])}
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          setChosen(file ? { name: file.name, size: file.size } : null);
+        }}
       />
       {chosen && (
-        <p className="caption episode-audio__chosen">
-          {chosen.name} · {formatSize(chosen.size)}
-          {chosen.seconds !== null && ` · ${formatDuration(chosen.seconds)}`}
-        </p>
+        <p className="caption episode-audio__chosen">{`${chosen.name} · ${formatSize(chosen.size)}`}</p>
       )}
       <p id={`${id}-hint`} className="caption">
         {current ? `Now: ${current.label}. ` : ""}MP3, M4A or WAV, up to 200 MB. The length is read from the file.

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from "react";
+import { useEpisodeResume } from "~/hooks/useEpisodeResume";
+import { shareUrlAt } from "~/utils/episode-share";
 import { claimAudioFocus, onAudioFocusLost } from "~/utils/audio-focus";
 import { formatDuration } from "~/utils/format";
 import { reportPlay } from "~/utils/plays";
@@ -37,6 +39,7 @@ export function EpisodePlayer({
   const [shareStatus, setShareStatus] = useState("");
 
   useEffect(() => setHydrated(true), []);
+  useEpisodeResume(audio, episodeId);
   useEffect(() => onAudioFocusLost(owner, () => audio.current?.pause()), [owner]);
   useEffect(() => {
     if (audio.current) audio.current.playbackRate = speed;
@@ -50,7 +53,7 @@ export function EpisodePlayer({
   };
 
   const share = async () => {
-    const url = window.location.href;
+    const url = shareUrlAt(window.location.href, audio.current?.currentTime ?? 0);
     try {
       if (navigator.share) {
         await navigator.share({ title, text: `${title} · ${stationName}`, url });
@@ -142,7 +145,7 @@ export function EpisodePlayer({
               <Icon name={playing ? "pause" : "play"} size={28} />
             </button>
             <button type="button" className="button button--ghost" onClick={share}>
-              <Icon name="share" size={20} /> Share
+              <Icon name="share" size={20} /> {position >= 1 ? `Share at ${formatDuration(position)}` : "Share"}
             </button>
           </div>
           <p className="share-status" role="status">

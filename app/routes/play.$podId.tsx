@@ -7,6 +7,8 @@ import { useLiveData } from "~/hooks/useRealtime";
 import { listChartFrames } from "~/models/chart.server";
 import { getPublishedEpisode } from "~/models/podcasts.server";
 import { getStationIdentity } from "~/models/station.server";
+import { publicBaseUrl } from "~/services/feeds.server";
+import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
@@ -14,20 +16,22 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
     ? [
         { title: `${data.episode.title} · ${data.stationName}` },
         { name: "description", content: data.episode.description },
-        { property: "og:title", content: data.episode.title },
-        { property: "og:image", content: mediaUrlFor(data.episode.cover, 640) },
+        ...episodeShareMeta(data.share),
       ]
     : [{ title: "Episode not found" }];
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const id = /^\d{1,9}$/.test(params.podId ?? "") ? Number(params.podId) : NaN;
   const episode = Number.isSafeInteger(id) ? await getPublishedEpisode(id) : null;
   if (!episode) throw new Response("Episode not found", { status: 404 });
-  return { episode, frames: await listChartFrames(), stationName: getStationIdentity().name };
+  const stationName = getStationIdentity().name;
+  // A shared link's ?t= also works without JavaScript, as a media fragment on the audio.
+  const startAt = parseStartTime(new URL(request.url).searchParams.get("t"));
+  return { episode, frames: await listChartFrames(), stationName, share: episodeShareInfo(publicBaseUrl(request), stationName, episode), startAt };
 }
 
 export default function PlayEpisode() {
-  const { episode, frames, stationName } = useLoaderData<typeof loader>();
+  const { episode, frames, stationName, startAt } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");
   const cover = mediaUrlFor(episode.cover, 640);
   return (
@@ -55,7 +59,7 @@ export default function PlayEpisode() {
           key={episode.id}
           episodeId={episode.id}
           title={episode.title}
-          audioUrl={mediaUrl(episode.audio)}
+          audioUrl={`${mediaUrl(episode.audio)}${startAt ? `#t=${startAt}` : ""}`}
           coverUrl={cover}
           stationName={stationName}
           durationSeconds={episode.durationSeconds}
