@@ -11,6 +11,18 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // An idle connection dropped by a database restart must not crash the process; the pool reconnects.
   pool.on("error", (error) => console.error(`realtime adapter: ${error.message}`));
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on("acquire", (client) => checkedOut.add(client));
+  pool.on("release", (_error, client) => checkedOut.delete(client));
+  // The adapter holds one client for LISTEN with no error listener, and when its connection drops
+  // it reconnects but never gives the dead client back: that would be an uncaught error, and a
+  // pool that shrinks with every database restart (and a pool.end() that never returns).
+  pool.on("connect", (client) =>
+    client.on("error", (error) => {
+      console.error(`realtime adapter: ${error.message}`);
+      if (client.listenerCount("notification") > 0 && checkedOut.has(client)) client.release(error);
+    }),
+  );
   await pool.query(`
     CREATE TABLE IF NOT EXISTS socket_io_attachments (
       id          bigserial UNIQUE,

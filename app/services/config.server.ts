@@ -28,6 +28,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Extra attempts, with backoff, to reach the database at start (DB_CONNECT_RETRIES); 0 fails at once. */
+  databaseConnectRetries: number;
   s3: S3Config | null;
   /** Null when unset: the server then generates one and keeps it under dataDir. */
   sessionSecret: string | null;
@@ -42,6 +44,8 @@ export interface AppConfig {
   publicUrl: string | null;
   /** Hops of reverse proxies to trust for the client's address (TRUST_PROXY). */
   trustProxy: number;
+  /** Files in storage younger than this are never swept as orphans: they may be uploads in flight. */
+  orphanGraceSeconds: number;
   /** Fill an empty station with the bundled demo content on first start. */
   seedContent: boolean;
   /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
@@ -197,6 +201,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host: text(env, "HOST") ?? "0.0.0.0",
     dataDir: path.resolve(text(env, "DATA_DIR") ?? "data"),
     databaseUrl: urlSetting(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseConnectRetries: wholeNumber(env, "DB_CONNECT_RETRIES", 0, 100),
+    orphanGraceSeconds: wholeNumber(env, "ORPHAN_GRACE_SECONDS", 3600, 7 * 24 * 3600),
     s3: s3(env),
     sessionSecret,
     adminPin: pin(env, "ADMIN_PIN", /^\d{6}$/, "exactly 6 digits"),
