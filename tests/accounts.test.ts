@@ -153,6 +153,9 @@ describe("listener accounts", () => {
       await expect(postUsers(visitor, "{not json")).resolves.toMatchObject({ status: 400, json: { msg: expect.stringContaining("JSON") } });
       await expect(postUsers(visitor, ["a list"])).resolves.toMatchObject({ status: 400 });
       expect(await db().user.count()).toBe(before);
+      const get = await visitor.request("/users");
+      expect(get.status).toBe(405);
+      expect(await get.json()).toEqual({ msg: "Use POST to register." });
     });
 
     it("limits registrations per address with a clear 429", async () => {
@@ -286,6 +289,7 @@ describe("listener accounts", () => {
       expect((await listener.post("/favorites/999999", { favorite: "true" })).status).toBe(404);
       expect((await listener.post("/favorites/abc", { favorite: "true" })).status).toBe(404);
       expect((await listener.post(`/favorites/${first.id}`, { favorite: "maybe" })).status).toBe(400);
+      expect(location(await listener.request(`/favorites/${first.id}`))).toBe("/favorites");
     });
   });
 });

@@ -3,6 +3,11 @@ import { setFavorite } from "~/models/favorites.server";
 import { getCurrentUser } from "~/models/users.server";
 import { safeRedirect } from "~/services/auth.server";
 
+// Nothing to show at this address: a visit lands on the list.
+export function loader() {
+  return redirect("/favorites");
+}
+
 // A resource route: the FavoriteButton posts here (fetcher, or a plain form without JavaScript).
 // Marks (favorite=true) or unmarks (favorite=false) an episode for the signed-in listener.
 export async function action({ request, params }: ActionFunctionArgs) {

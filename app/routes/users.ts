@@ -3,13 +3,22 @@ import { readRegistration, registerUser } from "~/models/users.server";
 
 // POST /users: registration for clients of the original API
 // (body {name, email, password, conPassword}; 201 with the user, or {msg}).
+
+function postOnly() {
+  return Response.json({ msg: "Use POST to register." }, { status: 405, headers: { Allow: "POST" } });
+}
+
+export function loader() {
+  return postOnly();
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return Response.json({ msg: "Use POST to register." }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") return postOnly();
   let body: unknown;
   try {
     body = await request.json();
   } catch {
-    return Response.json({ msg: "Send the registration as a JSON object: {name, email, password, conPassword}." }, { status: 400 });
+    body = undefined;
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Response.json({ msg: "Send the registration as a JSON object: {name, email, password, conPassword}." }, { status: 400 });
