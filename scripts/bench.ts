@@ -1,0 +1,258 @@
+// `npm run bench`: the production server on the embedded defaults, loaded on loopback next to
+// a bare Node baseline, with each figure printed beside its target (README "Benchmark").
+// Options: --listeners N (or BENCH_LISTENERS, default 2000), --duration S (or BENCH_DURATION,
+// seconds per load run, default 10), --skip-lighthouse.
+import { randomInt } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { load, type LoadResult } from "./bench/http-load";
+import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
+import { cleanUp, firstLine, freePort, makeTempDir, prepareProductionBuild, residentBytes, startChild } from "./bench/processes";
+import { connectListeners, percentile } from "./bench/realtime";
+import { figure, formatNumber, heading, kilobytes, megabytes, missedTargets, unmeasured } from "./bench/report";
+
+const CONNECTIONS = 50;
+const MEDIA_RANGE_BYTES = 65_536;
+const HEALTH_TIMEOUT_MS = 120_000;
+// The sanitizer keeps only the player itself; this one is on the default allow-list.
+const BENCH_EMBED = '<iframe src="https://open.spotify.com/embed/episode/bench" width="100%" height="152"></iframe>';
+
+function option(flag: string, envName: string, fallback: number): number {
+  const index = process.argv.indexOf(flag);
+  const raw = index >= 0 ? process.argv[index + 1] : process.env[envName];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} / ${envName} must be a whole number above 0 (got "${raw}")`);
+  return value;
+}
+
+const log = (line: string) => console.log(`· ${line}`);
+const ms = (value: number) => `${formatNumber(value, value < 10 ? 1 : 0)} ms`;
+const rps = (value: number) => `${formatNumber(value)} req/s`;
+const mbps = (bytesPerSecond: number) => `${formatNumber(bytesPerSecond / 1024 / 1024, 1)} MB/s`;
+const ratio = (value: number) => `${formatNumber(value, 2)}×`;
+const failures = (result: LoadResult) =>
+  result.answered === 0 ? " (none answered in time)" : result.failed > 0 ? ` (${result.failed} failed)` : "";
+
+async function fetchText(url: string, init?: RequestInit): Promise<string> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return response.text();
+}
+
+async function waitForHealth(url: string, child: { exitCode: number | null }, logFile: string): Promise<void> {
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const tail = (await fsp.readFile(logFile, "utf8").catch(() => "")).split("\n").slice(-15).join("\n");
+  throw new Error(`The server did not become healthy:\n${tail}`);
+}
+
+/** Every script the /listen HTML makes the browser load up front: modulepreloads, script src and module imports. */
+function scriptUrls(html: string): string[] {
+  const urls = new Set<string>();
+  for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="([^"]+)"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/import(?:\s*\(\s*|[^"'()]*?from\s*|\s+)"([^"]+\.js)"/g)) urls.add(match[1]);
+  return [...urls];
+}
+
+async function adminCookie(url: string, pin: string): Promise<string> {
+  const response = await fetch(`${url}/pin`, {
+    method: "POST",
+    headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ kind: "admin", pin, redirectTo: "/chartcontentadmin" }),
+    redirect: "manual",
+  });
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="));
+  if (response.status !== 302 || !cookie) throw new Error(`POST /pin answered ${response.status} without an admin session`);
+  return cookie.split(";")[0];
+}
+
+async function main(): Promise<void> {
+  const listeners = option("--listeners", "BENCH_LISTENERS", 2000);
+  const duration = option("--duration", "BENCH_DURATION", 10);
+  const withLighthouse = !process.argv.includes("--skip-lighthouse");
+  const work = await makeTempDir("spin-bench-");
+
+  const appDir = await prepareProductionBuild(log);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = path.join(work, "data");
+  const adminPin = String(randomInt(100_000, 1_000_000));
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: adminPin, PUBLIC_PIN: "bench", SEED_CONTENT: "true" };
+  // The embedded defaults: no external database, storage or stream.
+  for (const name of ["DATABASE_URL", "S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET", "STREAM_URL", "PUBLIC_URL"]) delete env[name];
+  const serverLog = path.join(work, "server.log");
+  log(`starting the production server on ${url} (data in a fresh ${dataDir})`);
+  const server = startChild(process.execPath, ["--import", "tsx", "server/index.ts"], { cwd: appDir, env, logFile: serverLog, stdout: "log" });
+  await waitForHealth(url, server, serverLog);
+
+  const listenHtml = await fetchText(`${url}/listen`);
+  const episodeId = /href="\/play\/(\d+)"/.exec(listenHtml)?.[1];
+  if (!episodeId) throw new Error("/listen links to no episode: was the station seeded?");
+  const playPath = `/play/${episodeId}`;
+  const audioPath = /"(\/media\/audio\/[^"]+)"/.exec(await fetchText(`${url}${playPath}`))?.[1];
+  const audioFile = audioPath && path.join(dataDir, "files", decodeURIComponent(audioPath.slice("/media/".length)));
+  if (!audioPath || !audioFile || !fs.existsSync(audioFile)) throw new Error(`${playPath} has no audio file stored under ${dataDir}/files`);
+  const rangeBytes = Math.min(MEDIA_RANGE_BYTES, fs.statSync(audioFile).size);
+  const rangeHeader = { Range: `bytes=0-${rangeBytes - 1}` };
+
+  await fsp.writeFile(path.join(work, "listen.html"), listenHtml);
+  const baselineProcess = startChild(process.execPath, ["--import", "tsx", "scripts/bench/baseline-server.ts", path.join(work, "listen.html"), audioFile], {
+    cwd: process.cwd(),
+    env: process.env,
+    logFile: path.join(work, "baseline.log"),
+    stdout: "pipe",
+  });
+  const baseline = `http://127.0.0.1:${(JSON.parse(await firstLine(baselineProcess, 30_000)) as { port: number }).port}`;
+
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const idleRss = residentBytes(server.pid);
+
+  heading(`SPIN RADIO benchmark · ${new Date().toISOString()} · Node ${process.version} · loopback, ${CONNECTIONS} connections, ${duration} s per run`);
+  // Other work on the machine shares its cores with both servers and the load generator.
+  figure(`machine: ${os.cpus().length} cores, load average (1 min)`, formatNumber(os.loadavg()[0], 2));
+  figure("server RSS at idle (embedded PostgreSQL in-process)", megabytes(idleRss));
+
+  const scripts = scriptUrls(listenHtml);
+  const gzipped = await Promise.all(scripts.map(async (script) => gzipSync(await fetchText(new URL(script, url).href)).length));
+  const jsGzip = gzipped.reduce((sum, size) => sum + size, 0);
+  figure(`/listen JavaScript, gzip (${scripts.length} files)`, kilobytes(jsGzip), { text: "< 120 KB", met: jsGzip < 120 * 1024 });
+
+  heading(`Realtime: ${formatNumber(listeners)} socket.io listeners`);
+  const rssBeforeListeners = residentBytes(server.pid);
+  const crowd = await connectListeners(url, listeners);
+  try {
+    figure("listeners connected", `${formatNumber(crowd.connected)} / ${formatNumber(listeners)} in ${formatNumber(crowd.connectSeconds, 1)} s`, {
+      text: `= ${formatNumber(listeners)}`,
+      met: crowd.connected === listeners,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const rssWithListeners = residentBytes(server.pid);
+    figure(`server RSS with ${formatNumber(crowd.connected)} listeners`, megabytes(rssWithListeners));
+    if (rssBeforeListeners !== null && rssWithListeners !== null && crowd.connected > 0) {
+      const perConnection = (rssWithListeners - rssBeforeListeners) / crowd.connected;
+      figure("server memory per listener (RSS delta / N)", kilobytes(perConnection), { text: "< 50 KB", met: perConnection < 50 * 1024 });
+    } else {
+      unmeasured("server memory per listener (RSS delta / N)", "no /proc RSS or no listener", "< 50 KB");
+    }
+
+    const cookie = await adminCookie(url, adminPin);
+    const startedAt = performance.now();
+    const delivered = crowd.awaitChange("embeds:changed", startedAt);
+    const change = await fetch(`${url}/chartcontentadmin`, {
+      method: "POST",
+      headers: { Origin: url, Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "add-embed", formId: "embed-form", code: BENCH_EMBED }),
+      redirect: "manual",
+    });
+    const answeredMs = performance.now() - startedAt;
+    if (change.status !== 200) throw new Error(`POST /chartcontentadmin answered ${change.status}`);
+    const delays = (await delivered).sort((a, b) => a - b);
+    figure("admin change (add embed): POST answered in", ms(answeredMs));
+    figure("listeners that received embeds:changed", `${formatNumber(delays.length)} / ${formatNumber(crowd.connected)}`, {
+      text: "all",
+      met: delays.length === crowd.connected && crowd.connected > 0,
+    });
+    figure("delivery p50 (from the admin's POST)", ms(percentile(delays, 50)));
+    const p99 = delays.length === crowd.connected ? percentile(delays, 99) : Infinity;
+    figure("delivery p99 (from the admin's POST)", Number.isFinite(p99) ? ms(p99) : "not all received", { text: "< 500 ms", met: p99 < 500 });
+    if (delays.length > 0) figure("fan-out: first to last listener", ms(delays[delays.length - 1] - delays[0]));
+  } finally {
+    crowd.close();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+
+  heading("HTTP (anonymous, no cookies)");
+  let peakRss = residentBytes(server.pid);
+  const measure = async (target: string, headers?: Record<string, string>, bodyBytes?: number) => {
+    const watchPid = target.startsWith(url) ? server.pid : baselineProcess.pid;
+    const result = await load(target, { connections: CONNECTIONS, durationSeconds: duration, headers, bodyBytes, watchPid });
+    if (watchPid === server.pid && result.peakRss !== null) peakRss = Math.max(peakRss ?? 0, result.peakRss);
+    return result;
+  };
+  // What each answer costs the serving process, whatever else runs on the machine.
+  const cpuLine = (label: string, result: LoadResult) =>
+    figure(label, result.cpuMsPerRequest === null ? "n/a" : `${formatNumber(result.cpuMsPerRequest, 3)} ms`);
+  const base = await measure(`${baseline}/listen`);
+  figure("baseline: bare node:http, /listen bytes from memory", rps(base.requestsPerSecond) + failures(base));
+  cpuLine("baseline: CPU per request", base);
+  const listen = await measure(`${url}/listen`);
+  const listenRatio = listen.requestsPerSecond / base.requestsPerSecond;
+  figure("/listen requests/s", rps(listen.requestsPerSecond) + failures(listen));
+  figure("/listen ratio to baseline", ratio(listenRatio), { text: "≥ 0.25×", met: listenRatio >= 0.25 });
+  cpuLine("/listen server CPU per request", listen);
+  figure("/listen p50 latency", ms(listen.p50Ms));
+  figure("/listen p99 latency", ms(listen.p99Ms), { text: "< 100 ms", met: listen.p99Ms < 100 });
+  for (const page of [playPath, "/events", "/chartcontent"]) {
+    const result = await measure(`${url}${page}`);
+    figure(`${page} requests/s`, rps(result.requestsPerSecond) + failures(result));
+    figure(`${page} p99 latency`, ms(result.p99Ms));
+  }
+
+  heading(`Media: ${rangeHeader.Range} of ${audioPath}`);
+  const diskStream = await measure(`${baseline}/audio`, rangeHeader, rangeBytes);
+  figure("baseline: fs.createReadStream", mbps(diskStream.bodyBytesPerSecond) + failures(diskStream));
+  cpuLine("baseline: CPU per Range request", diskStream);
+  const media = await measure(`${url}${audioPath}`, rangeHeader, rangeBytes);
+  const mediaRatio = media.bodyBytesPerSecond / diskStream.bodyBytesPerSecond;
+  figure("/media by Range", mbps(media.bodyBytesPerSecond) + failures(media));
+  figure("/media ratio to disk streaming", ratio(mediaRatio), { text: "≥ 0.8×", met: mediaRatio >= 0.8 });
+  cpuLine("/media server CPU per Range request", media);
+  figure("server RSS under load (peak)", megabytes(peakRss));
+
+  if (!withLighthouse) {
+    log("Lighthouse skipped (--skip-lighthouse)");
+  } else if (!lighthouseAvailable()) {
+    unmeasured("Lighthouse", "the lighthouse package is not installed (npm install)", "performance ≥ 95");
+  } else {
+    for (const page of ["/listen", playPath]) {
+      heading(`Lighthouse ${page} (mobile)`);
+      let result: LighthouseResult;
+      try {
+        result = await runLighthouse(`${url}${page}`, work);
+      } catch (error) {
+        unmeasured(`${page} Lighthouse`, (error as Error).message, "performance ≥ 95");
+        continue;
+      }
+      figure(`${page} performance`, String(result.scores.performance), { text: "≥ 95", met: result.scores.performance >= 95 });
+      figure(`${page} accessibility`, String(result.scores.accessibility), { text: "= 100", met: result.scores.accessibility === 100 });
+      figure(`${page} best practices`, String(result.scores.bestPractices), { text: "= 100", met: result.scores.bestPractices === 100 });
+      figure(`${page} SEO`, String(result.scores.seo), { text: "= 100", met: result.scores.seo === 100 });
+      figure(`${page} LCP`, ms(result.lcpMs), { text: "< 1,500 ms", met: result.lcpMs < 1500 });
+      figure(`${page} bytes transferred`, kilobytes(result.totalBytes));
+      figure(`${page} of which JavaScript (incl. lazy chunks)`, kilobytes(result.scriptBytes));
+    }
+  }
+
+  const misses = missedTargets();
+  heading(misses.length === 0 ? "All targets met." : `${misses.length} target(s) missed:`);
+  for (const miss of misses) console.log(`  MISS ${miss}`);
+}
+
+let stopping = false;
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    await cleanUp();
+  }
+  process.exit(code);
+}
+process.once("SIGINT", () => void stop(130));
+process.once("SIGTERM", () => void stop(143));
+
+try {
+  await main();
+  await stop(0);
+} catch (error) {
+  console.error(`\nbenchmark failed: ${(error as Error).message}`);
+  await stop(1);
+}

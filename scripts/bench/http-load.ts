@@ -1,0 +1,53 @@
+import autocannon from "autocannon";
+import { cpuMilliseconds, residentBytes } from "./processes";
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Response bodies per second, counting `bodyBytes` per successful answer. */
+  bodyBytesPerSecond: number;
+  failed: number;
+  /** Requests answered with 2xx. */
+  answered: number;
+  /** CPU time the serving process spent per answered request (independent of other load on the machine). */
+  cpuMsPerRequest: number | null;
+  /** Largest resident memory of `watchPid` seen during the run. */
+  peakRss: number | null;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationSeconds: number;
+  headers?: Record<string, string>;
+  bodyBytes?: number;
+  watchPid?: number;
+}
+
+/** Loads one URL with autocannon after a one-second warm-up (page cache filled, code optimised). */
+export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  const base = { url, connections: options.connections, headers: options.headers, timeout: 10 };
+  await autocannon({ ...base, duration: 1 });
+  let peakRss = residentBytes(options.watchPid);
+  const sampler = setInterval(() => {
+    const rss = residentBytes(options.watchPid);
+    if (rss !== null) peakRss = Math.max(peakRss ?? 0, rss);
+  }, 250);
+  const cpuBefore = cpuMilliseconds(options.watchPid);
+  try {
+    const result = await autocannon({ ...base, duration: options.durationSeconds });
+    const cpuAfter = cpuMilliseconds(options.watchPid);
+    return {
+      requestsPerSecond: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      bodyBytesPerSecond: (result["2xx"] * (options.bodyBytes ?? 0)) / result.duration,
+      failed: result.errors + result.timeouts + result.non2xx,
+      answered: result["2xx"],
+      cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && result["2xx"] > 0 ? (cpuAfter - cpuBefore) / result["2xx"] : null,
+      peakRss,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
