@@ -113,7 +113,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     cspNonce: String(res.locals.cspNonce),
   });
   let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
-  app.get("/media/*", createMediaHandler(getStorage));
+  app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
   // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set
   // (a fresh redirect per connect keeps short-lived stream tokens working), else the demo stream.

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { pipeline } from "node:stream";
 import type { RequestHandler, Response } from "express";
 import {
@@ -26,7 +27,15 @@ type ByteRange = { start: number; end: number };
  * Serves stored objects at `/media/<key>` with ETag, conditional GET and single byte ranges.
  * Mount as `app.get("/media/*", handler)` (Express routes HEAD to GET handlers).
  */
-export function createMediaHandler(getStorage: () => Storage): RequestHandler {
+export function createMediaHandler(getStorage: () => Storage, options: { fallbackImagePath?: string } = {}): RequestHandler {
+  // Read once, on the first outage: the bundled picture shown instead of any image storage cannot serve.
+  let fallbackImage: Promise<Buffer> | null = null;
+  const unavailable = (res: Response, key: string, error: unknown) => {
+    const isImage = CONTENT_TYPES.get(/\.([^./]+)$/.exec(key)?.[1] ?? "")?.startsWith("image/");
+    if (!isImage || !options.fallbackImagePath) return sendUnavailable(res, error, null);
+    fallbackImage ??= readFile(options.fallbackImagePath);
+    return sendUnavailable(res, error, fallbackImage);
+  };
   return async (req, res) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -43,7 +52,7 @@ export function createMediaHandler(getStorage: () => Storage): RequestHandler {
       storage = getStorage();
       info = await storage.stat(key);
     } catch (error) {
-      return sendUnavailable(res, error);
+      return unavailable(res, key, error);
     }
     if (!info) return sendText(res, 404, "Not found");
 
@@ -90,7 +99,7 @@ export function createMediaHandler(getStorage: () => Storage): RequestHandler {
     try {
       body = await storage.read(key, range ?? undefined);
     } catch (error) {
-      return sendUnavailable(res, error);
+      return unavailable(res, key, error);
     }
     pipeline(body, res, (error) => {
       // A client that goes away mid-download is normal for audio seeking; only log storage faults.
@@ -154,8 +163,15 @@ function sendText(res: Response, status: number, text: string): void {
   res.end(text);
 }
 
-function sendUnavailable(res: Response, error: unknown): void {
-  console.error("media: storage unavailable", error);
+async function sendUnavailable(res: Response, error: unknown, fallbackImage: Promise<Buffer> | null): Promise<void> {
+  console.error(`media: storage unavailable (${(error as Error).message})`);
+  // Nothing about the real object may stick: not its validators, and never the year-long caching.
+  for (const header of ["ETag", "Last-Modified", "Accept-Ranges", "Content-Range", "Content-Disposition"]) res.removeHeader(header);
   res.setHeader("Cache-Control", "no-store");
-  sendText(res, 503, "Storage unavailable");
+  if (!fallbackImage) return sendText(res, 503, "Storage unavailable");
+  const body = await fallbackImage;
+  res.statusCode = 200;
+  res.setHeader("Content-Type", "image/webp");
+  res.setHeader("Content-Length", body.length);
+  res.end(res.req.method === "HEAD" ? undefined : body);
 }

@@ -12,7 +12,13 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
   // An idle connection dropped by a database restart must not crash the process; the pool reconnects.
   pool.on("error", (error) => console.error(`realtime adapter: ${error.message}`));
   const checkedOut = new Set<pg.PoolClient>();
-  pool.on("acquire", (client) => checkedOut.add(client));
+  let closing = false;
+  pool.on("acquire", (client) => {
+    checkedOut.add(client);
+    // A reconnect that lands while the server closes is never released by the adapter; the
+    // client is handed over after this event, so give it back on the next turn.
+    if (closing) setImmediate(() => checkedOut.has(client) && client.release(true));
+  });
   pool.on("release", (_error, client) => checkedOut.delete(client));
   // The adapter holds one client for LISTEN with no error listener, and when its connection drops
   // it reconnects but never gives the dead client back: that would be an uncaught error, and a
@@ -31,6 +37,8 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
     )`);
   io.adapter(createAdapter(pool, { errorHandler: (error) => console.error(`realtime adapter: ${error.message}`) }));
   return async () => {
+    closing = true;
+    for (const client of checkedOut) client.release(true);
     await pool.end();
   };
 }

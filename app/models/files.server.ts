@@ -5,6 +5,7 @@ import { db } from "~/services/db.server";
 import { prepareImage } from "~/services/images.server";
 import { recordUpload } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
+import { StorageUnavailableError } from "~/services/uploads.server";
 import { variantKey } from "~/utils/media";
 
 /**
@@ -62,7 +63,7 @@ export async function uploadImage(input: Buffer, folder: string): Promise<Upload
   if (failed) {
     // Half an image is no image: take back what was written, unless the same bytes are already in use.
     await discardFileIfUnused(uploaded);
-    throw failed.reason;
+    throw new StorageUnavailableError(failed.reason);
   }
   return uploaded;
 }
@@ -72,7 +73,11 @@ export async function uploadAudio(input: Buffer, folder: string): Promise<Upload
   const audio = await prepareAudio(input);
   const checksum = sha256(audio.data);
   const key = contentKey(folder, checksum, audio.extension);
-  await getStorage().put(key, audio.data, audio.contentType);
+  await getStorage()
+    .put(key, audio.data, audio.contentType)
+    .catch((error: unknown) => {
+      throw new StorageUnavailableError(error);
+    });
   recordUpload("audio");
   return {
     key,
