@@ -103,13 +103,15 @@ export function EpisodeForm({ editing, defaultPublishedAt, timeZone }: { editing
           required
         />
         <AudioPicker current={editing?.audio ?? null} required={!editing} />
-        <ImagePicker
-          name="cover"
-          label={editing ? "Cover (leave empty to keep the current one)" : "Cover"}
-          current={editing?.cover}
-          currentAlt={editing ? `Current cover of ${editing.title}` : ""}
-          hint="Square works best: it is shown as the card, on the play page and in podcast apps."
-        />
+        <div className="episode-cover">
+          <ImagePicker
+            name="cover"
+            label={editing ? "Cover (leave empty to keep the current one)" : "Cover"}
+            current={editing?.cover}
+            currentAlt={editing ? `Current cover of ${editing.title}` : ""}
+            hint="Square works best: it is shown as the card, on the play page and in podcast apps."
+          />
+        </div>
       </div>
       <FormStatus />
       <div className="admin-form__actions">

@@ -144,8 +144,21 @@ export function EpisodePlayer({
             >
               <Icon name={playing ? "pause" : "play"} size={28} />
             </button>
-            <button type="button" className="button button--ghost" onClick={share}>
-              <Icon name="share" size={20} /> {position >= 1 ? `Share at ${formatDuration(position)}` : "Share"}
+            <button
+              type="button"
+              className="button button--ghost episode-player__share"
+              aria-label={position >= 1 ? `Share at ${formatDuration(position)}` : "Share"}
+              onClick={share}
+            >
+              <Icon name="share" size={20} />
+              {position >= 1 ? (
+                <span>
+                  <span className="episode-player__share-prefix">Share at </span>
+                  {formatDuration(position)}
+                </span>
+              ) : (
+                "Share"
+              )}
             </button>
           </div>
           <p className="share-status" role="status">
