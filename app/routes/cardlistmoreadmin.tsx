@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AdminForm, FormStatus, SubmitButton, useFieldError } from "~/components/admin/AdminForm";
+import { AdminForm, FormStatus, SubmitButton, useFieldError, useSubmittedValue } from "~/components/admin/AdminForm";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
 import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { Field } from "~/components/admin/Field";
@@ -28,12 +28,13 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function AudioChoice({ audio }: { audio: { id: number; title: string; durationSeconds: number }[] }) {
   const error = useFieldError("audioFrom");
+  const submitted = useSubmittedValue("audioFrom");
   return (
     <div className="admin-field">
       <label htmlFor="card-audio" className="admin-label">
         Audio it plays
       </label>
-      <select id="card-audio" name="audioFrom" className="admin-input" required aria-invalid={error ? true : undefined} aria-describedby={error ? "card-audio-error" : undefined}>
+      <select id="card-audio" name="audioFrom" className="admin-input" defaultValue={submitted} required aria-invalid={error ? true : undefined} aria-describedby={error ? "card-audio-error" : undefined}>
         {audio.map((episode) => (
           <option key={episode.id} value={episode.id}>
             {`${episode.title} (${formatDuration(episode.durationSeconds)})`}

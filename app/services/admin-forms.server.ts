@@ -65,7 +65,7 @@ export async function readAdminForm(request: Request): Promise<AdminFormData> {
 }
 
 /** What an admin form handler decides; the form's id is added by `answerAdminForm`. */
-export type AdminOutcome = Omit<AdminResult, "formId" | "scope">;
+export type AdminOutcome = Omit<AdminResult, "formId" | "scope" | "values">;
 export type AdminHandler = ((form: AdminFormData) => Promise<AdminOutcome>) & { scope?: "page" };
 
 /** Marks a handler whose answer belongs on the page's status line (its form may be gone afterwards). */
@@ -90,12 +90,14 @@ export async function answerAdminForm(request: Request, handlers: Record<string,
   const handler = handlers[form.fields.intent ?? ""];
   if (!handler) return data<AdminResult>({ formId, ok: false, message: "That action is not known here.", scope: "page" }, { status: 400 });
   const scope = handler.scope ? { scope: handler.scope } : {};
-  if (form.fileError) return data<AdminResult>({ formId, ok: false, message: form.fileError, ...scope }, { status: 400 });
+  const { formId: _formId, intent: _intent, ...values } = form.fields;
+  const refused = (outcome: AdminOutcome) => data<AdminResult>({ formId, ...outcome, values, ...scope }, { status: 400 });
+  if (form.fileError) return refused({ ok: false, message: form.fileError });
   try {
     const outcome = await handler(form);
-    return data<AdminResult>({ formId, ...outcome, ...scope }, { status: outcome.ok ? 200 : 400 });
+    return outcome.ok ? data<AdminResult>({ formId, ...outcome, ...scope }) : refused(outcome);
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
-    return data<AdminResult>({ formId, ok: false, message: error.message, ...scope }, { status: 400 });
+    return refused({ ok: false, message: error.message });
   }
 }

@@ -75,6 +75,8 @@ describeInBrowser("the admin area in a browser", () => {
       await form.getByRole("button", { name: "Upload event" }).click();
       await page.getByText("Lengkapi semua data sebelum mengunggah.").waitFor();
       expect(await db().event.count({ where: { name } })).toBe(0);
+      // What was typed is still there, with or without JavaScript.
+      expect(await page.locator('form[aria-label="Upload an event"]').getByLabel("Name").inputValue()).toBe(name);
 
       const poster = await testImage(javaScriptEnabled ? "#cc3366" : "#3366cc", 800, 1000);
       const uploadForm = page.locator('form[aria-label="Upload an event"]');

@@ -27,7 +27,7 @@ export function testImage(color: string, width = 400, height = 300): Promise<Buf
 export function postAdminForm(baseUrl: string, path: string, cookie: string, fields: Record<string, string>, files: Record<string, Buffer> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const [name, value] of Object.entries(files)) form.append(name, new Blob([value]), `${name}.png`);
+  for (const [name, value] of Object.entries(files)) form.append(name, new Blob([new Uint8Array(value)]), `${name}.png`);
   return fetch(`${baseUrl}${path}`, { method: "POST", body: form, headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
 }
 

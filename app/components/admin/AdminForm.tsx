@@ -8,6 +8,8 @@ export interface AdminResult {
   ok: boolean;
   message: string;
   errors?: Record<string, string>;
+  /** What was typed, so a refused form shows it again (the page re-rendered without JavaScript). */
+  values?: Record<string, string>;
   /** "page": shown on the page's status line (deletes and moves, whose form may be gone afterwards). */
   scope?: "page";
 }
@@ -161,7 +163,8 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
 /** The form's answer: a success or error line, announced to screen readers. */
 export function FormStatus() {
   const { result } = useAdminFormState();
-  if (!result) return null;
+  // A message already shown under its field is not repeated.
+  if (!result || (!result.ok && Object.values(result.errors ?? {}).includes(result.message))) return null;
   return (
     <p className={`admin-status ${result.ok ? "admin-status--ok" : "admin-status--error"}`} role={result.ok ? "status" : "alert"}>
       {result.message}
@@ -172,6 +175,12 @@ export function FormStatus() {
 /** The error for one field of the enclosing form, if any. */
 export function useFieldError(name: string): string | undefined {
   return useAdminFormState().result?.errors?.[name];
+}
+
+/** The value last submitted for a field when the form was refused. */
+export function useSubmittedValue(name: string): string | undefined {
+  const { result } = useAdminFormState();
+  return result && !result.ok ? result.values?.[name] : undefined;
 }
 
 /** The form's primary button with its pending state and, while uploading, a progress bar. */

@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
-import { useFieldError } from "./AdminForm";
+import { useFieldError, useSubmittedValue } from "./AdminForm";
 
 type FieldProps = { name: string; label: string; hint?: string } & (
   | ({ multiline?: false } & InputHTMLAttributes<HTMLInputElement>)
@@ -10,8 +10,16 @@ type FieldProps = { name: string; label: string; hint?: string } & (
 export function Field({ name, label, hint, multiline, ...control }: FieldProps) {
   const id = useId();
   const error = useFieldError(name);
+  const submitted = useSubmittedValue(name);
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  const common = { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": described, className: control.className ?? "admin-input" };
+  const common = {
+    id,
+    name,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": described,
+    className: control.className ?? "admin-input",
+    ...(submitted !== undefined ? { defaultValue: submitted } : {}),
+  };
   return (
     <div className="admin-field">
       <label htmlFor={id} className="admin-label">
