@@ -18,6 +18,7 @@ import { attachRealtime, connectedListeners, onContentChanged } from "~/services
 import { resolveSessionSecret } from "~/services/session-secret.server";
 import { createStorage, getStorage, setStorage } from "~/services/storage.server";
 import { ensurePins } from "~/models/pins.server";
+import { sweepOrphans } from "~/models/orphans.server";
 import { SEED_DIR, seedStation } from "~/models/seed.server";
 import { setSingleton } from "~/services/singleton.server";
 import { withDatabaseOutagePages } from "./database-outage";
@@ -56,6 +57,16 @@ async function importBuild(): Promise<ServerBuild> {
   return withDatabaseOutagePages(await import(pathToFileURL(BUILD_PATH).href + "?t=" + mtimeMs));
 }
 
+/** Leftovers of a process killed mid-upload or mid-change; a failed sweep never stops the station. */
+async function sweepOrphansAtStart(config: AppConfig, log: (line: string) => void): Promise<void> {
+  try {
+    const { unusedFiles, orphanedObjects } = await sweepOrphans({ graceMs: config.orphanGraceSeconds * 1000 });
+    if (unusedFiles + orphanedObjects.length > 0) log(`Removed ${unusedFiles} unused files and ${orphanedObjects.length} orphaned objects from storage`);
+  } catch (error) {
+    log(`Could not sweep orphaned files: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Boots the whole station: database (embedded when DATABASE_URL is unset),
  * migrations, then one HTTP server carrying Express, Remix and socket.io.
@@ -81,6 +92,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
     await ensurePins(log);
     if (config.seedContent && (await seedStation())) log("Seeded the station with the bundled content");
+    await sweepOrphansAtStart(config, log);
   } catch (error) {
     await disconnectDb();
     await embedded?.stop();

@@ -11,22 +11,33 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // An idle connection dropped by a database restart must not crash the process; the pool reconnects.
   pool.on("error", (error) => console.error(`realtime adapter: ${error.message}`));
-  const checkedOut = new Set<pg.PoolClient>();
+  // The adapter checks its LISTEN client out with connect() and no callback (pool.query() passes
+  // one): note which client that is. When its connection drops the adapter reconnects but never
+  // gives the dead client back, and it has no error listener: that would be an uncaught error, a
+  // pool that shrinks with every database restart, and a pool.end() that never returns.
+  const listenClients = new Set<pg.PoolClient>();
   let closing = false;
-  pool.on("acquire", (client) => {
-    checkedOut.add(client);
-    // A reconnect that lands while the server closes is never released by the adapter; the
-    // client is handed over after this event, so give it back on the next turn.
-    if (closing) setImmediate(() => checkedOut.has(client) && client.release(true));
+  const checkOut = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | void;
+  Object.assign(pool, {
+    connect(...args: unknown[]) {
+      if (args.length > 0) return checkOut(...args);
+      // Once closing, a reconnect is left pending for good rather than holding a client open.
+      if (closing) return new Promise(() => {});
+      return (checkOut() as Promise<pg.PoolClient>).then((client) => {
+        if (closing) {
+          client.release(true);
+          return new Promise(() => {});
+        }
+        listenClients.add(client);
+        return client;
+      });
+    },
   });
-  pool.on("release", (_error, client) => checkedOut.delete(client));
-  // The adapter holds one client for LISTEN with no error listener, and when its connection drops
-  // it reconnects but never gives the dead client back: that would be an uncaught error, and a
-  // pool that shrinks with every database restart (and a pool.end() that never returns).
+  pool.on("release", (_error, client) => listenClients.delete(client));
   pool.on("connect", (client) =>
     client.on("error", (error) => {
       console.error(`realtime adapter: ${error.message}`);
-      if (client.listenerCount("notification") > 0 && checkedOut.has(client)) client.release(error);
+      if (listenClients.has(client)) client.release(error);
     }),
   );
   await pool.query(`
@@ -38,7 +49,7 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
   io.adapter(createAdapter(pool, { errorHandler: (error) => console.error(`realtime adapter: ${error.message}`) }));
   return async () => {
     closing = true;
-    for (const client of checkedOut) client.release(true);
+    for (const client of listenClients) client.release(true);
     await pool.end();
   };
 }
