@@ -1,0 +1,284 @@
+import { createHash } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createGzip } from "node:zlib";
+import pg from "pg";
+import path from "node:path";
+import type { AppConfig } from "./config.server";
+import { assertDatabaseReachable } from "./database-check.server";
+import { startEmbeddedPostgres } from "./embedded-postgres.server";
+import { applyMigrations } from "./migrations.server";
+import { createStorage, type Storage } from "./storage.server";
+import { readTar, TarFormatError, TarWriter } from "./tar.server";
+
+/**
+ * A whole station in one .tar.gz: every row of every table (JSON lines, one
+ * file per table, in an order that satisfies foreign keys) and every stored
+ * file, then a manifest with counts and SHA-256 checksums of everything.
+ * This is how an operator moves from the embedded defaults to docker-compose.
+ */
+
+const FORMAT = "spin-radio-station-archive";
+const VERSION = 1;
+const MANIFEST = "manifest.json";
+// Not station data: the migrations bookkeeping, and socket.io's transient broadcast payloads.
+const SKIPPED_TABLES = new Set(["_prisma_migrations", "socket_io_attachments"]);
+const INSERT_BATCH = 500;
+
+export class ArchiveError extends Error {
+  name = "ArchiveError";
+}
+
+interface Manifest {
+  format: typeof FORMAT;
+  version: number;
+  exportedAt: string;
+  migrations: string[];
+  tables: { name: string; rows: number; sha256: string }[];
+  files: { key: string; size: number; sha256: string }[];
+}
+
+export interface ArchiveSummary {
+  tables: { name: string; rows: number }[];
+  files: number;
+  bytes: number;
+}
+
+const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+const quote = (table: string) => `"${table.replaceAll('"', '""')}"`;
+
+/** The station's tables, parents before the tables that point at them. */
+async function tablesInInsertOrder(client: pg.ClientBase): Promise<string[]> {
+  const { rows: tables } = await client.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables
+     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  const { rows: links } = await client.query<{ child: string; parent: string }>(
+    `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
+     JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+     WHERE k.contype = 'f' AND k.connamespace = current_schema()::regnamespace`,
+  );
+  const names = tables.map((t) => t.name).filter((name) => !SKIPPED_TABLES.has(name));
+  const ordered: string[] = [];
+  const visit = (name: string, path: Set<string>) => {
+    if (ordered.includes(name) || path.has(name)) return;
+    path.add(name);
+    for (const link of links) if (link.child === name && link.parent !== name) visit(link.parent, path);
+    ordered.push(name);
+  };
+  for (const name of names) visit(name, new Set());
+  return ordered;
+}
+
+async function appliedMigrations(client: pg.ClientBase): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT migration_name AS name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+  );
+  return rows.map((row) => row.name);
+}
+
+async function listKeys(storage: Storage): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of storage.list()) keys.push(key);
+  return keys.sort();
+}
+
+async function* hashing(stream: NodeJS.ReadableStream, hash: ReturnType<typeof createHash>): AsyncGenerator<Buffer> {
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    yield chunk;
+  }
+}
+
+/** Writes the station to `file` (a .tar.gz). Rows come from one consistent snapshot. */
+export async function exportStation({ databaseUrl, storage, file }: { databaseUrl: string; storage: Storage; file: string }): Promise<ArchiveSummary> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const gzip = createGzip();
+  const partial = `${file}.partial`;
+  const written = pipeline(gzip, createWriteStream(partial));
+  const tar = new TarWriter(gzip);
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const manifest: Manifest = { format: FORMAT, version: VERSION, exportedAt: new Date().toISOString(), migrations: await appliedMigrations(client), tables: [], files: [] };
+    for (const table of await tablesInInsertOrder(client)) {
+      const { rows } = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${quote(table)} t`);
+      const body = Buffer.from(rows.map((r) => r.row + "\n").join(""));
+      await tar.add(`rows/${table}.jsonl`, body.length, body);
+      manifest.tables.push({ name: table, rows: rows.length, sha256: sha256(body) });
+    }
+    const recorded = new Set((await client.query<{ key: string }>(`SELECT key FROM "StoredFile"`)).rows.map((r) => r.key));
+    await client.query("COMMIT");
+
+    for (const key of await listKeys(storage)) {
+      const info = await storage.stat(key);
+      // Removed since it was listed: only a problem if the rows still point at it.
+      if (!info) {
+        if (recorded.has(key)) throw new ArchiveError(`The file ${key} disappeared during the export; run it again`);
+        continue;
+      }
+      const hash = createHash("sha256");
+      await tar.add(`files/${key}`, info.size, hashing(await storage.read(key), hash), info.lastModified);
+      manifest.files.push({ key, size: info.size, sha256: hash.digest("hex") });
+    }
+    const missing = [...recorded].filter((key) => !manifest.files.some((f) => f.key === key));
+    if (missing.length > 0) throw new ArchiveError(`Storage is missing ${missing.length} recorded files (e.g. ${missing[0]}); the archive would be incomplete`);
+
+    const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
+    await tar.add(MANIFEST, manifestBody.length, manifestBody);
+    await tar.finish();
+    gzip.end();
+    await written;
+    await rename(partial, file);
+    return {
+      tables: manifest.tables.map(({ name, rows }) => ({ name, rows })),
+      files: manifest.files.length,
+      bytes: manifest.files.reduce((sum, f) => sum + f.size, 0),
+    };
+  } catch (error) {
+    gzip.destroy();
+    await written.catch(() => {});
+    await rm(partial, { force: true });
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function entries(file: string) {
+  return readTar(createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>);
+}
+
+/** Reads the whole archive once and checks every entry against the manifest. */
+async function verifyArchive(file: string): Promise<Manifest> {
+  const seen = new Map<string, string>();
+  let manifest: Manifest | null = null;
+  try {
+    for await (const entry of entries(file)) {
+      if (entry.name === MANIFEST) manifest = JSON.parse(entry.body.toString("utf8")) as Manifest;
+      else seen.set(entry.name, sha256(entry.body));
+    }
+  } catch (error) {
+    if (error instanceof TarFormatError || (error as NodeJS.ErrnoException).code?.startsWith("Z_")) {
+      throw new ArchiveError(`${file} is not a readable station archive: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  if (!manifest || manifest.format !== FORMAT) throw new ArchiveError(`${file} is not a station archive (no manifest)`);
+  if (manifest.version !== VERSION) throw new ArchiveError(`${file} is archive version ${manifest.version}; this app reads version ${VERSION}`);
+  const expected = [
+    ...manifest.tables.map((t) => [`rows/${t.name}.jsonl`, t.sha256] as const),
+    ...manifest.files.map((f) => [`files/${f.key}`, f.sha256] as const),
+  ];
+  for (const [name, checksum] of expected) {
+    if (seen.get(name) !== checksum) throw new ArchiveError(`${file} is damaged: ${name} is ${seen.has(name) ? "corrupted" : "missing"}`);
+  }
+  return manifest;
+}
+
+async function describeContents(client: pg.ClientBase, storage: Storage, tables: string[]): Promise<string[]> {
+  const contents: string[] = [];
+  for (const table of tables) {
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${quote(table)}`);
+    if (rows[0]!.n > 0) contents.push(`${rows[0]!.n} ${table} rows`);
+  }
+  let files = 0;
+  for await (const _key of storage.list()) files++;
+  if (files > 0) contents.push(`${files} stored files`);
+  return contents;
+}
+
+const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg", png: "image/png", mp3: "audio/mpeg", m4a: "audio/mp4", wav: "audio/wav" };
+
+/**
+ * Restores an archive into an empty station: checks the whole archive first,
+ * applies this app's migrations, refuses a station that already has rows or
+ * files, then writes the files and inserts every row in one transaction. If
+ * the rows fail, the files written are removed again: the station stays empty.
+ */
+export async function importStation({ databaseUrl, storage, file, log = () => {} }: { databaseUrl: string; storage: Storage; file: string; log?: (line: string) => void }): Promise<ArchiveSummary> {
+  const manifest = await verifyArchive(file);
+  await applyMigrations(databaseUrl, log);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const written: string[] = [];
+  try {
+    const migrations = await appliedMigrations(client);
+    if (migrations.join() !== manifest.migrations.join()) {
+      throw new ArchiveError(
+        `The archive was exported by a different version of the app (its last migration is ${manifest.migrations.at(-1) ?? "none"}, this app's is ${migrations.at(-1) ?? "none"}); import it with the same version`,
+      );
+    }
+    const tables = await tablesInInsertOrder(client);
+    const unknown = manifest.tables.filter((t) => !tables.includes(t.name));
+    if (unknown.length > 0) throw new ArchiveError(`The archive has tables this database lacks: ${unknown.map((t) => t.name).join(", ")}`);
+    const contents = await describeContents(client, storage, tables);
+    if (contents.length > 0) {
+      throw new ArchiveError(`This station is not empty (${contents.join(", ")}). Import only into a new station: an empty database and empty storage.`);
+    }
+
+    for await (const entry of entries(file)) {
+      if (!entry.name.startsWith("files/")) continue;
+      const key = entry.name.slice("files/".length);
+      await storage.put(key, entry.body, CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
+      written.push(key);
+    }
+
+    const order = new Map(tables.map((name, index) => [name, index]));
+    const rowsByTable = new Map<string, string[]>();
+    for await (const entry of entries(file)) {
+      const table = /^rows\/(.+)\.jsonl$/.exec(entry.name)?.[1];
+      if (table) rowsByTable.set(table, entry.body.toString("utf8").split("\n").filter(Boolean));
+    }
+    await client.query("BEGIN");
+    for (const table of [...rowsByTable.keys()].sort((a, b) => order.get(a)! - order.get(b)!)) {
+      const rows = rowsByTable.get(table)!;
+      for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+        const batch = `[${rows.slice(start, start + INSERT_BATCH).join(",")}]`;
+        await client.query(`INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json)`, [batch]);
+      }
+    }
+    // Serial ids continue after the imported ones.
+    const { rows: serials } = await client.query<{ table: string; column: string }>(
+      `SELECT table_name AS table, column_name AS column FROM information_schema.columns
+       WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`,
+    );
+    for (const { table, column } of serials) {
+      if (!rowsByTable.has(table)) continue;
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`,
+        [quote(table), column],
+      );
+    }
+    await client.query("COMMIT");
+    return {
+      tables: manifest.tables.map(({ name, rows }) => ({ name, rows })),
+      files: manifest.files.length,
+      bytes: manifest.files.reduce((sum, f) => sum + f.size, 0),
+    };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    for (const key of written) await storage.remove(key).catch(() => {});
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * For `npm run export` / `npm run import`: the station's database (the
+ * embedded one under DATA_DIR when DATABASE_URL is unset, so the server must
+ * be stopped) and its storage, as the server would open them.
+ */
+export async function withStation<T>(config: AppConfig, use: (station: { databaseUrl: string; storage: Storage }) => Promise<T>): Promise<T> {
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(path.join(config.dataDir, "pgdata"));
+  try {
+    const databaseUrl = config.databaseUrl ?? embedded!.url;
+    await assertDatabaseReachable(databaseUrl);
+    const storage = await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir });
+    return await use({ databaseUrl, storage });
+  } finally {
+    await embedded?.stop();
+  }
+}

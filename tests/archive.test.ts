@@ -1,0 +1,200 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { loadConfig } from "~/services/config.server";
+import { db } from "~/services/db.server";
+import { ArchiveError, exportStation, importStation } from "~/services/station-archive.server";
+import { createStorage, getStorage, type Storage } from "~/services/storage.server";
+import { startServer } from "../server/app";
+import { adminCookie, postAdminForm, testImage } from "./helpers/admin";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startS3rver, type RunningS3 } from "./helpers/s3rver";
+import { startTestServer, type TestServer } from "./helpers/server";
+
+const run = promisify(execFile);
+
+/** Every row of every station table, as PostgreSQL renders it, sorted. */
+async function dumpRows(databaseUrl: string): Promise<Record<string, string[]>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+       AND table_name NOT IN ('_prisma_migrations', 'socket_io_attachments') ORDER BY table_name`,
+    );
+    const dump: Record<string, string[]> = {};
+    for (const { name } of tables) {
+      const { rows } = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name}" t`);
+      dump[name] = rows.map((r) => r.row).sort();
+    }
+    return dump;
+  } finally {
+    await client.end();
+  }
+}
+
+async function dumpFiles(storage: Storage): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for await (const key of storage.list()) {
+    const hash = createHash("sha256");
+    for await (const chunk of (await storage.read(key)) as AsyncIterable<Buffer>) hash.update(chunk);
+    files[key] = hash.digest("hex");
+  }
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+describe("station export and import", () => {
+  let source: TestServer;
+  let target: TestDatabase;
+  let s3: RunningS3;
+  let workDir: string;
+  let archive: string;
+  let sourceRows: Record<string, string[]>;
+  let sourceFiles: Record<string, string>;
+
+  beforeAll(async () => {
+    workDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-"));
+    archive = path.join(workDir, "station.tar.gz");
+    // The zero-setup default: PGlite (PostgreSQL with TEST_DATABASE_URL) and a data folder.
+    source = await startTestServer({ SEED_CONTENT: "true" });
+    target = await createTestDatabase();
+    s3 = await startS3rver();
+  });
+  afterAll(async () => {
+    await source?.stop();
+    await target?.drop();
+    await s3?.stop();
+    await fs.rm(workDir, { recursive: true, force: true });
+  });
+
+  it("round-trips a seeded and edited station into PostgreSQL + S3 with every row and file identical", async () => {
+    // Edits on top of the seed: an admin upload over HTTP, a listener account, a favourite, a play, a renamed episode.
+    const cookie = await adminCookie(source.url);
+    const posted = await postAdminForm(source.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: "Pentas Seni", date: "2026-12-24", time: "20:00" }, { poster: await testImage("#884422", 900, 1200) });
+    expect(posted.status).toBe(200);
+    const episode = await db().podcastEpisode.findFirstOrThrow({ orderBy: { id: "desc" } });
+    await db().podcastEpisode.update({ where: { id: episode.id }, data: { title: "Edisi Spesial — “kutip” & <tag>" } });
+    const user = await db().user.create({ data: { name: "Sari", email: "sari@example.com", passwordHash: "scrypt$x" } });
+    await db().favorite.create({ data: { userId: user.id, episodeId: episode.id } });
+    await db().episodePlay.create({ data: { episodeId: episode.id, listenerKey: "k1" } });
+
+    sourceRows = await dumpRows(source.databaseUrl);
+    sourceFiles = await dumpFiles(getStorage());
+    expect(sourceRows.Event).toHaveLength(1);
+    expect(sourceRows.PodcastEpisode).toHaveLength(10);
+    expect(Object.keys(sourceFiles).length).toBeGreaterThan(50);
+
+    const exported = await exportStation({ databaseUrl: source.databaseUrl, storage: getStorage(), file: archive });
+    expect(exported.files).toBe(Object.keys(sourceFiles).length);
+
+    const targetStorage = await createStorage({ s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: "moved-station" } });
+    const imported = await importStation({ databaseUrl: target.url, storage: targetStorage, file: archive });
+    expect(imported).toEqual(exported);
+
+    expect(await dumpRows(target.url)).toEqual(sourceRows);
+    expect(await dumpFiles(targetStorage)).toEqual(sourceFiles);
+  });
+
+  it("runs the moved station: pages, media and new episodes (ids continue after the imported ones)", async () => {
+    // In-process servers share one Prisma client: the source (already dumped) goes first.
+    await source.stop();
+    source = undefined!;
+    const moved = await startServer(
+      loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: workDir, DATABASE_URL: target.url, ...s3.env("moved-station"), ADMIN_PIN: "123456", SESSION_SECRET: "test-session-secret-0123456789", SEED_CONTENT: "true", ORPHAN_GRACE_SECONDS: "0" }),
+      { log: () => {} },
+    );
+    try {
+      const events = await (await fetch(`${moved.url}/events`)).text();
+      expect(events).toContain("Pentas Seni");
+      const listen = await (await fetch(`${moved.url}/listen`)).text();
+      const images = [...listen.matchAll(/\/media\/[a-z0-9/._-]+\.webp/g)].map((m) => m[0]);
+      expect(images.length).toBeGreaterThan(5);
+      for (const image of images) expect((await fetch(`${moved.url}${image}`)).status, image).toBe(200);
+      // Not re-seeded, nothing swept at start: the station's content is exactly the exported one.
+      const rows = await dumpRows(target.url);
+      for (const table of ["StoredFile", "SiteImage", "PodcastEpisode", "CrewImage", "CrewMember", "Event", "User", "Favorite", "EpisodePlay", "Embed"]) {
+        expect(rows[table], table).toEqual(sourceRows[table]);
+      }
+      const next = await db().podcastEpisode.create({
+        data: { title: "Baru", description: "", coverId: (await db().storedFile.findFirstOrThrow()).id, audioId: (await db().storedFile.findFirstOrThrow({ where: { contentType: { startsWith: "audio/" } } })).id, durationSeconds: 1, publishedAt: new Date() },
+      });
+      expect(next.id).toBeGreaterThan(Math.max(...sourceRows.PodcastEpisode.map((row) => JSON.parse(row).id as number)));
+    } finally {
+      await moved.close();
+    }
+  });
+
+  it("refuses a station that is not empty, and changes nothing", async () => {
+    const targetStorage = await createStorage({ s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: "moved-station" } });
+    const rowsBefore = await dumpRows(target.url);
+    const filesBefore = await dumpFiles(targetStorage);
+    const refused = importStation({ databaseUrl: target.url, storage: targetStorage, file: archive });
+    await expect(refused).rejects.toThrow(ArchiveError);
+    await expect(refused).rejects.toThrow(/^This station is not empty \(\d+ .*rows.*, \d+ stored files\)\. Import only into a new station: an empty database and empty storage\.$/);
+    expect(await dumpRows(target.url)).toEqual(rowsBefore);
+    expect(await dumpFiles(targetStorage)).toEqual(filesBefore);
+  });
+
+  it("refuses a damaged or foreign archive before touching anything", async () => {
+    const fresh = await createTestDatabase();
+    const storageDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-empty-"));
+    try {
+      const storage = await createStorage({ dataDir: storageDir });
+      const bytes = await fs.readFile(archive);
+      const truncated = path.join(workDir, "truncated.tar.gz");
+      await fs.writeFile(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)));
+      await expect(importStation({ databaseUrl: fresh.url, storage, file: truncated })).rejects.toThrow(/is not a readable station archive/);
+      const foreign = path.join(workDir, "foreign.tar.gz");
+      await fs.writeFile(foreign, "just some text");
+      await expect(importStation({ databaseUrl: fresh.url, storage, file: foreign })).rejects.toThrow(ArchiveError);
+      // Nothing was written: not even the migrations ran.
+      const client = new pg.Client({ connectionString: fresh.url });
+      await client.connect();
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`);
+      await client.end();
+      expect(rows[0].n).toBe(0);
+      expect(await dumpFiles(storage)).toEqual({});
+    } finally {
+      await fresh.drop();
+      await fs.rm(storageDir, { recursive: true, force: true });
+    }
+  });
+
+  it("npm run export / npm run import move an embedded station (stopped) into another database", async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-embedded-"));
+    const movedDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-moved-"));
+    const destination = await createTestDatabase();
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root" };
+    try {
+      // A station on the embedded defaults, on disk, stopped.
+      const embedded = await startServer(loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: "123456", SEED_CONTENT: "false" }), { log: () => {} });
+      const cookie = await adminCookie(embedded.url);
+      expect((await postAdminForm(embedded.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: "Dari Laptop", date: "2026-11-30", time: "10:00" }, { poster: await testImage("#226644") })).status).toBe(200);
+      await embedded.close();
+
+      const file = path.join(workDir, "embedded.tar.gz");
+      const exported = await run(process.execPath, ["--import", "tsx", "scripts/export.ts", file], { env: { ...env, DATA_DIR: dataDir } });
+      expect(exported.stdout).toMatch(/^Exported \d+ rows from \d+ tables and \d+ files \(\d+ KB\) to .*embedded\.tar\.gz$/m);
+
+      const imported = await run(process.execPath, ["--import", "tsx", "scripts/import.ts", file], { env: { ...env, DATA_DIR: movedDir, DATABASE_URL: destination.url } });
+      expect(imported.stdout).toMatch(/Imported \d+ rows into \d+ tables and \d+ files/);
+      const client = new pg.Client({ connectionString: destination.url });
+      await client.connect();
+      const { rows } = await client.query(`SELECT name FROM "Event"`);
+      await client.end();
+      expect(rows).toEqual([{ name: "Dari Laptop" }]);
+
+      const again = await run(process.execPath, ["--import", "tsx", "scripts/import.ts", file], { env: { ...env, DATA_DIR: movedDir, DATABASE_URL: destination.url } }).catch((error) => error);
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim()).toMatch(/^This station is not empty/);
+    } finally {
+      await destination.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await fs.rm(movedDir, { recursive: true, force: true });
+    }
+  });
+});
