@@ -24,9 +24,13 @@ export interface LoadOptions {
   watchPid?: number;
 }
 
-/** Loads one URL with autocannon after a one-second warm-up (page cache filled, code optimised). */
+/**
+ * Loads one URL with autocannon: steady state, so one request first fills the page cache
+ * (concurrent first requests would all render) and a one-second warm-up optimises the code.
+ */
 export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
   const base = { url, connections: options.connections, headers: options.headers, timeout: 10 };
+  await fetch(url, { headers: options.headers, signal: AbortSignal.timeout(30_000) }).then((response) => response.arrayBuffer());
   await autocannon({ ...base, duration: 1 });
   let peakRss = residentBytes(options.watchPid);
   const sampler = setInterval(() => {

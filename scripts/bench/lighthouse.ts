@@ -12,11 +12,16 @@ export interface LighthouseResult {
   lcpMs: number;
   totalBytes: number;
   scriptBytes: number;
+  /** Per category, the weighted audits that did not fully pass, with their measured value. */
+  failing: Record<"performance" | "accessibility" | "bestPractices" | "seo", string>;
 }
 
 interface Report {
-  categories: Record<string, { score: number | null }>;
-  audits: Record<string, { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }>;
+  categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
+  audits: Record<
+    string,
+    { score: number | null; displayValue?: string; numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }
+  >;
   runtimeError?: { message: string };
 }
 
@@ -45,11 +50,17 @@ export async function runLighthouse(url: string, workDir: string): Promise<Light
   const report = JSON.parse(await fsp.readFile(output, "utf8")) as Report;
   if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.message}`);
   const score = (id: string) => Math.round((report.categories[id]?.score ?? 0) * 100);
+  const failing = (id: string) =>
+    (report.categories[id]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (report.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => [ref.id, report.audits[ref.id].displayValue].filter(Boolean).join(" "))
+      .join(", ");
   const scripts = report.audits["resource-summary"]?.details?.items?.find((item) => item.resourceType === "script");
   return {
     scores: { performance: score("performance"), accessibility: score("accessibility"), bestPractices: score("best-practices"), seo: score("seo") },
     lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? NaN,
     totalBytes: report.audits["total-byte-weight"]?.numericValue ?? NaN,
     scriptBytes: scripts?.transferSize ?? NaN,
+    failing: { performance: failing("performance"), accessibility: failing("accessibility"), bestPractices: failing("best-practices"), seo: failing("seo") },
   };
 }

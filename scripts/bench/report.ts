@@ -6,9 +6,10 @@ export interface Target {
 
 const misses: string[] = [];
 
-export function figure(label: string, value: string, target?: Target): void {
+/** `note` says why, when it helps to read a miss (e.g. the failing Lighthouse audits). */
+export function figure(label: string, value: string, target?: Target, note?: string): void {
   const verdict = target ? `${`target ${target.text}`.padEnd(18)} ${target.met ? "PASS" : "MISS"}` : "";
-  console.log(`${label.padEnd(44)} ${value.padStart(22)}   ${verdict}`.trimEnd());
+  console.log(`${label.padEnd(44)} ${value.padStart(22)}   ${verdict}${note ? `  (${note})` : ""}`.trimEnd());
   if (target && !target.met) misses.push(`${label}: ${value} (target ${target.text})`);
 }
 
