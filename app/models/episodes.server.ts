@@ -352,6 +352,10 @@ export function podcastArtwork(): Promise<Buffer> {
       .flatten({ background })
       .jpeg({ quality: 90 })
       .toBuffer();
+    // A failed render is not remembered: the next request tries again.
+    jpeg.catch(() => {
+      if (artwork?.jpeg === jpeg) artwork = null;
+    });
     artwork = { svg, jpeg };
   }
   return artwork.jpeg;
