@@ -5,8 +5,17 @@ import { startTestServer, type TestServer } from "../helpers/server";
 
 const PASSWORD = "night shift playlist";
 
-async function register(page: Page, base: string, name: string, email: string, confirm = PASSWORD) {
-  await page.goto(`${base}/register`);
+/**
+ * Opens a page and waits for React to hydrate it (the live player's button is
+ * enabled only then): typing or clicking during hydration can be lost on a busy machine.
+ */
+async function visit(page: Page, url: string, { hydrated = true } = {}) {
+  await page.goto(url);
+  if (hydrated) await page.getByRole("button", { name: "Play the live stream", disabled: false }).waitFor();
+}
+
+async function register(page: Page, base: string, name: string, email: string, { confirm = PASSWORD, javaScript = true } = {}) {
+  await visit(page, `${base}/register`, { hydrated: javaScript });
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
@@ -45,7 +54,7 @@ describeInBrowser("a listener's account in the browser", () => {
     const email = `drawer-${viewport}@example.com`;
 
     // A mismatch first: the server's msg in an alert, name and email kept, passwords cleared.
-    await register(page, server.url, "Dewi Malam", email, "something else");
+    await register(page, server.url, "Dewi Malam", email, { confirm: "something else" });
     await expect(page.getByRole("alert").textContent()).resolves.toBe("Passwords do not match.");
     expect(await page.getByLabel("Name").inputValue()).toBe("Dewi Malam");
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
@@ -76,7 +85,7 @@ describeInBrowser("a listener's account in the browser", () => {
   it("works without JavaScript: register, sign in, mark a favorite", async () => {
     const page = await openPage(browser, "desktop", { javaScriptEnabled: false });
     const email = "nojs@example.com";
-    await register(page, server.url, "Tanpa Skrip", email, "not the same");
+    await register(page, server.url, "Tanpa Skrip", email, { confirm: "not the same", javaScript: false });
     expect(await page.getByRole("alert").textContent()).toBe("Passwords do not match.");
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
 
@@ -114,12 +123,15 @@ describeInBrowser("a listener's account in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/listen");
     await screenshot(page, "listen-favorite");
 
-    await page.goto(`${server.url}/play/${episodes[1].id}`);
+    await page.getByRole("link", { name: episodes[1].title }).click();
+    await page.waitForURL((url) => url.pathname === `/play/${episodes[1].id}`);
     const playHeart = page.getByRole("button", { name: `Favorite: ${episodes[1].title}` });
     await playHeart.click();
     await expect.poll(() => playHeart.getAttribute("aria-pressed")).toBe("true");
+    // The heart fills at once; leaving the page before the post lands would cancel it.
+    await expect.poll(() => db().favorite.count({ where: { userId: user.id } })).toBe(2);
 
-    await page.goto(`${server.url}/favorites`);
+    await visit(page, `${server.url}/favorites`);
     expect(await page.getByRole("heading", { name: episodes[0].title }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: episodes[1].title }).isVisible()).toBe(true);
     await screenshot(page, "favorites");
