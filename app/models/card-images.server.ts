@@ -11,9 +11,12 @@ export async function listCardImages(limit: number) {
 
 export type CardImage = Awaited<ReturnType<typeof listCardImages>>[number];
 
+// Episode ids are PostgreSQL integers: anything larger cannot name one (and would fail the query).
+const MAX_EPISODE_ID = 2_147_483_647;
+
 function episodeId(value: string | undefined): number {
   const id = Number(value);
-  if (!Number.isInteger(id) || id <= 0) throw new UploadError("That podcast card does not exist.");
+  if (!Number.isInteger(id) || id <= 0 || id > MAX_EPISODE_ID) throw new UploadError("That podcast card does not exist.");
   return id;
 }
 

@@ -3,6 +3,7 @@ import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
 import { logActivity, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
+import { isEmailAddress } from "./users.server";
 
 const imageSelect = { select: { key: true, width: true, height: true, variantWidths: true } } as const;
 
@@ -141,7 +142,7 @@ export function validateCrewMember(
   }
   const age = Number(values.age);
   if (!errors.age && (!/^\d+$/.test(values.age.trim()) || age < 1 || age > 120)) errors.age = "Age must be a whole number between 1 and 120.";
-  if (!errors.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email.trim())) errors.email = "Enter an email address like name@example.com.";
+  if (!errors.email && !isEmailAddress(values.email.trim())) errors.email = "Enter an email address like name@example.com.";
   if (!options.editing && !options.hasImage) errors.image = "Photo is required.";
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const text = (field: (typeof CREW_FIELDS)[number]) => values[field].trim();

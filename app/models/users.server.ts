@@ -35,8 +35,14 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-// Deliberately loose: one @, something on both sides, a dot in the domain, no spaces.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Deliberately loose: one @, something on both sides, a dot in the domain, no spaces,
+// and none of the characters an address only has when quoted (no markup either).
+const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
+/** True for something shaped like an email address (the crew form and registration share the rule). */
+export function isEmailAddress(value: string): boolean {
+  return EMAIL_PATTERN.test(value);
+}
 
 export interface RegistrationInput {
   name: string;
@@ -63,7 +69,7 @@ function registrationProblem(input: RegistrationInput): string | null {
   const email = normalizeEmail(input.email);
   if (!name || !email || !input.password || !input.conPassword) return "Please fill in name, email, password and confirm password.";
   if (name.length > NAME_MAX_LENGTH) return `Name must be at most ${NAME_MAX_LENGTH} characters.`;
-  if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) return "Please enter a valid email address.";
+  if (email.length > EMAIL_MAX_LENGTH || !isEmailAddress(email)) return "Please enter a valid email address.";
   if (input.password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (input.password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
   if (input.password !== input.conPassword) return "Passwords do not match.";

@@ -1,5 +1,6 @@
 import { data, unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import type { AdminResult } from "~/components/admin/AdminForm";
+import { isPlainText } from "~/utils/plain-text";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 
 const MAX_FIELD_BYTES = 64 * 1024;
@@ -33,9 +34,25 @@ async function readPart(data: AsyncIterable<Uint8Array>, limit: number): Promise
 
 /**
  * Reads an admin form (urlencoded or multipart) with bounded memory: files up
- * to the image size limit, text fields up to 64 KB, at most 40 parts.
+ * to the image size limit, text fields up to 64 KB, at most 40 parts. A body
+ * that is not a complete form, or text with control characters or invalid
+ * UTF-8, is refused with an AdminFormError.
  */
 export async function readAdminForm(request: Request): Promise<AdminFormData> {
+  let result: AdminFormData;
+  try {
+    result = await readFormParts(request);
+  } catch (error) {
+    if (error instanceof AdminFormError) throw error;
+    throw new AdminFormError("The form could not be read: it arrived incomplete or was not a form. Nothing was changed; please send it again.");
+  }
+  for (const [name, value] of Object.entries(result.fields)) {
+    if (!isPlainText(value)) throw new AdminFormError(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was changed.`);
+  }
+  return result;
+}
+
+async function readFormParts(request: Request): Promise<AdminFormData> {
   const result: AdminFormData = { fields: {}, files: {}, fileError: null };
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("multipart/form-data")) {
