@@ -106,11 +106,12 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.set("trust proxy", config.trustProxy);
   app.use(observeRequests(log));
   app.use(securityHeaders(config));
+  // Media first: it is the hottest path and needs neither body checks nor compression.
+  app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
   app.use(refuseCrossSiteWrites(config));
   app.use(limitRequestBodies);
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
 
   app.get("/healthz", async (_req, res) => {
     const health = await checkHealth();
@@ -118,14 +119,6 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   });
   app.get("/metrics", serveMetrics);
 
-  const mode = config.production ? "production" : "development";
-  // What loaders and actions need from Express (see app/load-context.ts).
-  const getLoadContext = (req: express.Request, res: express.Response) => ({
-    clientIp: req.ip ?? "unknown",
-    cspNonce: String(res.locals.cspNonce),
-  });
-  let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
-  app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
   // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set
   // (a fresh redirect per connect keeps short-lived stream tokens working), else the demo stream.
@@ -140,6 +133,16 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
 
   const pageCache = createPageCache();
   app.use(pageCache.middleware);
+  // After the page cache, so cached pages never pay for a file lookup.
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  const mode = config.production ? "production" : "development";
+  // What loaders and actions need from Express (see app/load-context.ts).
+  const getLoadContext = (req: express.Request, res: express.Response) => ({
+    clientIp: req.ip ?? "unknown",
+    cspNonce: String(res.locals.cspNonce),
+  });
+  let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
 
   const httpServer = http.createServer(app);
