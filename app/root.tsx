@@ -90,19 +90,21 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A 503 is the server's answer while the database is down (server/database-outage.ts), logged there.
   const unavailable = isRouteErrorResponse(error) && error.status === 503;
-  if (!notFound && !unavailable) console.error(error);
+  // A request the server refused (400, 403, ...) says why in its body: show that, it is not a fault.
+  const refused = isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && !notFound && typeof error.data === "string";
+  if (!notFound && !unavailable && !refused) console.error(error);
   return (
     <section className="container section error-page" aria-labelledby="error-title">
       <p className="error-page__code" aria-hidden="true">
         {isRouteErrorResponse(error) ? error.status : 500}
       </p>
       <h1 id="error-title" className="page-title">
-        {notFound ? "Page not found" : unavailable ? "We'll be right back" : "Something went wrong"}
+        {notFound ? "Page not found" : unavailable ? "We'll be right back" : refused ? "That did not work" : "Something went wrong"}
       </h1>
       <p className="muted">
         {notFound
           ? "This page is off the air. It may have moved, or the link may be mistyped."
-          : unavailable
+          : unavailable || refused
             ? String(error.data)
             : "We could not load this page. Please try again in a moment."}
       </p>

@@ -3,6 +3,7 @@ import { db } from "~/services/db.server";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "~/services/passwords.server";
 import { hitRateLimit } from "~/services/rate-limit.server";
 import { getListenerSession } from "~/services/session.server";
+import { isPlainText } from "~/utils/plain-text";
 
 export const PASSWORD_MIN_LENGTH = 8;
 // scrypt hashes whatever it is given: cap the work one request can ask for.
@@ -41,7 +42,7 @@ const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\
 
 /** True for something shaped like an email address (the crew form and registration share the rule). */
 export function isEmailAddress(value: string): boolean {
-  return EMAIL_PATTERN.test(value);
+  return isPlainText(value) && EMAIL_PATTERN.test(value);
 }
 
 export interface RegistrationInput {
@@ -69,6 +70,7 @@ function registrationProblem(input: RegistrationInput): string | null {
   const email = normalizeEmail(input.email);
   if (!name || !email || !input.password || !input.conPassword) return "Please fill in name, email, password and confirm password.";
   if (name.length > NAME_MAX_LENGTH) return `Name must be at most ${NAME_MAX_LENGTH} characters.`;
+  if (!isPlainText(name)) return "Name contains characters that are not allowed (control characters or invalid UTF-8).";
   if (email.length > EMAIL_MAX_LENGTH || !isEmailAddress(email)) return "Please enter a valid email address.";
   if (input.password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (input.password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
@@ -109,7 +111,10 @@ export async function registerUser(input: RegistrationInput, clientIp: string): 
 
 /** The account for an email and password, or null (same answer and timing for unknown email or wrong password). */
 export async function findUserByPassword(email: string, password: string): Promise<PublicUser | null> {
-  const user = await db().user.findUnique({ where: { email: normalizeEmail(email) }, select: { ...publicUserSelect, passwordHash: true } });
+  // No account has an email with control characters, and PostgreSQL cannot even compare text holding NUL.
+  const user = isPlainText(email)
+    ? await db().user.findUnique({ where: { email: normalizeEmail(email) }, select: { ...publicUserSelect, passwordHash: true } })
+    : null;
   const candidate = password.slice(0, PASSWORD_MAX_LENGTH);
   if (!user?.passwordHash || password.length > PASSWORD_MAX_LENGTH) {
     await verifyAgainstNothing(candidate);

@@ -1,7 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { parseEpisodeId } from "~/models/episodes.server";
 import { setFavorite } from "~/models/favorites.server";
 import { getCurrentUser } from "~/models/users.server";
 import { safeRedirect } from "~/services/auth.server";
+import { readForm } from "~/services/form-body.server";
 
 // Nothing to show at this address: a visit lands on the list.
 export function loader() {
@@ -11,15 +13,15 @@ export function loader() {
 // A resource route: the FavoriteButton posts here (fetcher, or a plain form without JavaScript).
 // Marks (favorite=true) or unmarks (favorite=false) an episode for the signed-in listener.
 export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const redirectTo = form.get("redirectTo");
   const user = await getCurrentUser(request);
   if (!user) return redirect(`/login?redirectTo=${encodeURIComponent(safeRedirect(redirectTo, "/favorites"))}`);
   const choice = form.get("favorite");
   if (choice !== "true" && choice !== "false") return Response.json({ error: "Say favorite=true or favorite=false." }, { status: 400 });
-  const episodeId = Number(params.episodeId);
+  const episodeId = parseEpisodeId(params.episodeId);
   const favorite = choice === "true";
-  if (!Number.isSafeInteger(episodeId) || episodeId < 1 || !(await setFavorite(user.id, episodeId, favorite))) {
+  if (episodeId === null || !(await setFavorite(user.id, episodeId, favorite))) {
     return Response.json({ error: "That episode does not exist." }, { status: 404 });
   }
   return redirectTo ? redirect(safeRedirect(redirectTo)) : Response.json({ favorite });

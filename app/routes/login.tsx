@@ -1,10 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isGoogleSignInConfigured, signInWithPassword } from "~/services/auth.server";
+import { readForm } from "~/services/form-body.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 import "~/styles/forms.css";
+import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Sign in" }];
+export const meta: MetaFunction = ({ matches }) =>
+  withSiteMeta(matches, [{ title: "Sign in" }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -22,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const result = await signInWithPassword(request, form, context.clientIp);
   if (result instanceof Response) return result;
   return data({ error: result.error, email: String(form.get("email") ?? "") }, { status: result.status });

@@ -2,13 +2,14 @@ import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { PinDialog } from "~/components/PinDialog";
 import { leaveAdmin, submitPin } from "~/models/pin-entry.server";
+import { readForm } from "~/services/form-body.server";
 
 // Without JavaScript the PIN dialogs post here, and a wrong PIN re-renders
 // the dialog on this page; with JavaScript they post here through a fetcher.
 export const meta: MetaFunction = () => [{ title: "PIN" }, { name: "robots", content: "noindex" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "leave") return leaveAdmin(request);
   const result = await submitPin(request, context.clientIp, form);
   if (result instanceof Response) return result;

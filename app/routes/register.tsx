@@ -2,9 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@rem
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { PASSWORD_MIN_LENGTH, readRegistration, registerUser } from "~/models/users.server";
+import { readForm } from "~/services/form-body.server";
 import "~/styles/forms.css";
+import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Register" }];
+export const meta: MetaFunction = ({ matches }) =>
+  withSiteMeta(matches, [{ title: "Register" }]);
 
 // The rule lives on the server; the hint shows it.
 export function loader() {
@@ -12,7 +15,7 @@ export function loader() {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const input = readRegistration(await request.formData());
+  const input = readRegistration(await readForm(request));
   const result = await registerUser(input, context.clientIp);
   if (result.ok) return redirect("/login?registered=1");
   // What was typed comes back, except the passwords.
