@@ -4,8 +4,10 @@ import { EmbedList } from "~/components/EmbedFrame";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listChartFrames } from "~/models/chart.server";
 import { getStationIdentity } from "~/models/station.server";
+import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Chart · ${data.stationName}` : "Chart" }];
+export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `Chart · ${data.stationName}` : "Chart" }]);
 
 export async function loader() {
   return { frames: await listChartFrames(), stationName: getStationIdentity().name };

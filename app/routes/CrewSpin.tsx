@@ -6,8 +6,10 @@ import { useLiveData } from "~/hooks/useRealtime";
 import { listCrewImages, listCrewMembers } from "~/models/crew.server";
 import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
+import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `CREW · ${data.stationName}` : "CREW" }];
+export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `CREW · ${data.stationName}` : "CREW" }]);
 
 export async function loader() {
   const [members, images] = await Promise.all([listCrewMembers(), listCrewImages()]);

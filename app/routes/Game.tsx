@@ -4,10 +4,12 @@ import { Icon } from "~/components/Icon";
 import { MemoryGame } from "~/components/MemoryGame";
 import { listCrewImages } from "~/models/crew.server";
 import { getStationIdentity } from "~/models/station.server";
+import { withSiteMeta } from "~/utils/meta";
 
 const PAIRS = 8;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Crew Match · ${data.stationName}` : "Game" }];
+export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `Crew Match · ${data.stationName}` : "Game" }]);
 
 export async function loader() {
   const images = await listCrewImages();

@@ -7,12 +7,12 @@ import { useLiveData } from "~/hooks/useRealtime";
 import { listCrewImages } from "~/models/crew.server";
 import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getStationIdentity } from "~/models/station.server";
+import { withSiteMeta } from "~/utils/meta";
 
 const PODCAST_PAGE_COUNT = 10;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `PODCAST · ${data.stationName}` : "PODCAST" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `PODCAST · ${data.stationName}` : "PODCAST" }]);
 
 export async function loader() {
   const [episodes, crewImages] = await Promise.all([listLatestEpisodes(PODCAST_PAGE_COUNT), listCrewImages()]);

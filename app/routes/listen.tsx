@@ -9,12 +9,12 @@ import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getSiteImage } from "~/models/site-images.server";
 import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrl } from "~/utils/media";
+import { withSiteMeta } from "~/utils/meta";
 
 const LATEST_PODCAST_COUNT = 5;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `LISTEN · ${data.stationName}` : "LISTEN" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `LISTEN · ${data.stationName}` : "LISTEN" }]);
 
 export async function loader() {
   const [jumbotron, episodes, crewImages] = await Promise.all([

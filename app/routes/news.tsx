@@ -8,8 +8,10 @@ import { PodcastCardList } from "~/components/PodcastCard";
 import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getNewsPage } from "~/services/news.server";
+import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loadNews> = ({ data }) => [{ title: data ? `NEWS · ${data.stationName}` : "NEWS" }];
+export const meta: MetaFunction<typeof loadNews> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `NEWS · ${data.stationName}` : "NEWS" }]);
 
 async function loadNews({ request }: LoaderFunctionArgs) {
   const [news, episodes] = await Promise.all([

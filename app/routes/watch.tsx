@@ -7,8 +7,10 @@ import { TrendingList } from "~/components/TrendingList";
 import { listTrendingEpisodes } from "~/models/plays.server";
 import { getStationIdentity } from "~/models/station.server";
 import { listNewsCategories } from "~/services/news.server";
+import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `WATCH · ${data.stationName}` : "WATCH" }];
+export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
+  withSiteMeta(matches, [{ title: data ? `WATCH · ${data.stationName}` : "WATCH" }]);
 
 export async function loader() {
   const [categories, trending] = await Promise.all([listNewsCategories(), listTrendingEpisodes(7, 10)]);
