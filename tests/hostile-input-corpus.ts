@@ -26,7 +26,7 @@ export const CONTROL = {
 } as const;
 
 /** A bare 1×1 PNG. */
-const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==", "base64");
+export const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==", "base64");
 
 /** A PNG whose header claims 60000×60000 pixels (a decompression bomb), with a valid header checksum. */
 export function pixelBombPng(): Buffer {

@@ -8,6 +8,7 @@ import { publish } from "~/services/realtime.server";
 import { getStorage } from "~/services/storage.server";
 import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
 import { mediaUrl } from "~/utils/media";
+import { isPlainText } from "~/utils/plain-text";
 import { fromDateTimeLocal } from "~/utils/time-zone";
 import { logActivity, type AdminActor } from "./activity.server";
 import { discardFileIfUnused, recordFile, uploadAudio, uploadImage, type UploadedFile } from "./files.server";
@@ -103,28 +104,46 @@ export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_AUDIO_BYTES + MAX_IMAGE_BYTES + FIELD_LIMIT) {
     throw new EpisodeFormRefused(`The upload is too large: audio may be up to ${formatBytes(MAX_AUDIO_BYTES)} and the cover up to ${formatBytes(MAX_IMAGE_BYTES)}.`);
   }
+  // Refusals wait for the end of the body: a browser shows an answer sent before its upload finished as a dropped connection.
+  let refusal: string | null = null;
+  try {
+    await readEpisodeParts(request, post, (message) => (refusal ??= message));
+  } catch {
+    throw new EpisodeFormRefused("The form could not be read: it arrived incomplete or was not a form. Nothing was saved; please send it again.");
+  }
+  if (refusal) throw new EpisodeFormRefused(refusal);
+  for (const [name, value] of Object.entries(post.fields)) {
+    if (!isPlainText(value)) throw new EpisodeFormRefused(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was saved.`);
+  }
+  return post;
+}
+
+async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse: (message: string) => void): Promise<void> {
   if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const form = await request.formData();
     for (const [name, value] of form) if (typeof value === "string") post.fields[name] = value;
-    return post;
+    return;
   }
   let parts = 0;
   await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
-    if (++parts > MAX_PARTS) throw new EpisodeFormRefused("That form has too many fields.");
-    if (part.filename === undefined) {
-      const bytes = await readBounded(part.data, FIELD_LIMIT);
-      if (bytes === null) throw new EpisodeFormRefused(`The field ${part.name} is too long.`);
-      post.fields[part.name] = bytes.toString("utf8");
+    if (++parts > MAX_PARTS || (part.filename !== undefined && part.name !== "audio" && part.name !== "cover")) {
+      refuse(parts > MAX_PARTS ? "That form has too many fields." : "That form has an unexpected file.");
+      await readBounded(part.data, 0);
       return undefined;
     }
-    if (part.name !== "audio" && part.name !== "cover") throw new EpisodeFormRefused("That form has an unexpected file.");
-    const bytes = await readBounded(part.data, PART_LIMITS[part.name]);
-    if (bytes === null) post.errors[part.name] = TOO_LARGE[part.name];
+    if (part.filename === undefined) {
+      const bytes = await readBounded(part.data, FIELD_LIMIT);
+      if (bytes === null) refuse(`The field ${part.name} is too long.`);
+      else post.fields[part.name] = bytes.toString("utf8");
+      return undefined;
+    }
+    const name = part.name as "audio" | "cover";
+    const bytes = await readBounded(part.data, PART_LIMITS[name]);
+    if (bytes === null) post.errors[name] = TOO_LARGE[name];
     // An empty file input still posts a nameless, empty part.
-    else if (bytes.length > 0) post.files[part.name] = bytes;
+    else if (bytes.length > 0) post.files[name] = bytes;
     return undefined;
   });
-  return post;
 }
 
 export type EpisodeCheck = { ok: true; input: EpisodeInput } | { ok: false; errors: EpisodeFormErrors };

@@ -61,8 +61,14 @@ async function readFormParts(request: Request): Promise<AdminFormData> {
     return result;
   }
   let parts = 0;
+  // Refusals wait for the end of the body: a browser shows an answer sent before its upload finished as a dropped connection.
+  let refusal: string | null = null;
   const handler = async (part: UploadHandlerPart) => {
-    if (++parts > MAX_PARTS) throw new AdminFormError("That form has too many fields.");
+    if (++parts > MAX_PARTS) {
+      refusal ??= "That form has too many fields.";
+      await readPart(part.data, 0);
+      return undefined;
+    }
     const isFile = part.filename !== undefined;
     const bytes = await readPart(part.data, isFile ? MAX_IMAGE_BYTES : MAX_FIELD_BYTES);
     if (isFile) {
@@ -72,12 +78,13 @@ async function readFormParts(request: Request): Promise<AdminFormData> {
         result.files[part.name] = bytes;
       }
     } else {
-      if (bytes === null) throw new AdminFormError(`The field ${part.name} is too long.`);
-      result.fields[part.name] = bytes.toString("utf8");
+      if (bytes === null) refusal ??= `The field ${part.name} is too long.`;
+      else result.fields[part.name] = bytes.toString("utf8");
     }
     return undefined;
   };
   await unstable_parseMultipartFormData(request, handler);
+  if (refusal) throw new AdminFormError(refusal);
   return result;
 }
 
