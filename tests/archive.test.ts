@@ -168,7 +168,7 @@ describe("station export and import", () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-embedded-"));
     const movedDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-moved-"));
     const destination = await createTestDatabase();
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root" };
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production" as const };
     try {
       // A station on the embedded defaults, on disk, stopped.
       const embedded = await startServer(loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: "123456", SEED_CONTENT: "false" }), { log: () => {} });
