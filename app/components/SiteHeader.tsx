@@ -1,4 +1,4 @@
-import { Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import type { StationIdentity } from "~/services/config.server";
 import { Icon } from "./Icon";
@@ -101,14 +101,26 @@ export function SiteHeader({ station, user, isAdmin }: { station: StationIdentit
                   ))}
                 </ul>
               </nav>
-              <button
-                type="button"
-                className="button button--ghost admin-strip__leave"
-                aria-haspopup="dialog"
-                onClick={() => setPinKind("public")}
-              >
-                Leave admin mode
-              </button>
+              <div className="admin-strip__actions">
+                {/* A link without JavaScript, the dialog with it. */}
+                <Link
+                  to="/pin?kind=public"
+                  className="button button--ghost admin-strip__action"
+                  aria-haspopup="dialog"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    setPinKind("public");
+                  }}
+                >
+                  Public site (PIN)
+                </Link>
+                <Form method="post" action="/pin">
+                  <input type="hidden" name="intent" value="leave" />
+                  <button type="submit" className="button button--ghost admin-strip__action">
+                    Leave admin
+                  </button>
+                </Form>
+              </div>
             </div>
           </div>
         )}

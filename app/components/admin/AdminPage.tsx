@@ -2,16 +2,14 @@ import "~/styles/admin.css";
 import { useActionData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { PageReportProvider, type AdminResult } from "./AdminForm";
-import { AdminNav } from "./AdminNav";
 
-/** The frame of every admin screen: admin navigation, title, the page's status line. */
+/** The frame of every admin screen: title and the page's status line (the header's admin strip navigates). */
 export function AdminPage({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
   const actionData = useActionData<AdminResult | undefined>();
   const [reported, setReported] = useState<AdminResult | null>(null);
   const pageResult = reported ?? (actionData?.scope === "page" ? actionData : null);
   return (
     <div className="container admin-page">
-      <AdminNav />
       <header className="admin-page__head">
         <p className="admin-badge">Admin</p>
         <h1 className="page-title">{title}</h1>
