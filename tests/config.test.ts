@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       STATION_TIMEZONE: "Asia/Makassar",
       STATION_NAME: "KHI FM",
       STATION_ACCENT_COLOR: "#22AAFF",
+      STATION_EMAIL: "studio@khi.example",
       STATION_SOCIAL_LINKS: "Instagram=https://instagram.com/khi, YouTube=https://youtube.com/@khi",
     });
     expect(config.port).toBe(8080);
@@ -56,6 +57,7 @@ describe("loadConfig", () => {
     expect(config.stationTimezone).toBe("Asia/Makassar");
     expect(config.station.name).toBe("KHI FM");
     expect(config.station.accentColor).toBe("#22aaff");
+    expect(config.station.email).toBe("studio@khi.example");
     expect(config.station.socialLinks).toEqual([
       { label: "Instagram", url: "https://instagram.com/khi" },
       { label: "YouTube", url: "https://youtube.com/@khi" },
@@ -78,6 +80,7 @@ describe("loadConfig", () => {
     [{ GOOGLE_CLIENT_ID: "only-id" }, "needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET"],
     [{ STATION_TIMEZONE: "Mars/Olympus" }, "STATION_TIMEZONE must be an IANA time zone"],
     [{ STATION_ACCENT_COLOR: "red" }, "STATION_ACCENT_COLOR must be a colour"],
+    [{ STATION_EMAIL: "<script>@x" }, "STATION_EMAIL must be an email address"],
     [{ STATION_SOCIAL_LINKS: "Instagram" }, "STATION_SOCIAL_LINKS must be"],
   ])("refuses %j with one clear line", (env, message) => {
     let error: unknown;

@@ -30,7 +30,7 @@ type Item = {
   enclosure: { url: string; length: string; type: string };
   itunes: { duration: string; image?: string };
 };
-type Feed = { title: string; description: string; language: string; itunes: { image: string; owner: { name: string }; categories: string[] } };
+type Feed = { title: string; description: string; language: string; itunes: { image: string; owner: { name: string; email?: string }; categories: string[] } };
 
 // rss-parser is what many podcast tools use; it reads the itunes namespace itself.
 const parser = new Parser<Feed, Item>({ customFields: { feed: ["language"] } });
@@ -104,7 +104,7 @@ describe("feed building blocks", () => {
 describe("the podcast feed and the events calendar", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ SEED_CONTENT: "true" });
+    server = await startTestServer({ SEED_CONTENT: "true", STATION_EMAIL: "studio@spinradio.example" });
   });
   afterAll(async () => {
     await server?.stop();
@@ -123,6 +123,7 @@ describe("the podcast feed and the events calendar", () => {
     expect(feed.language).toBe("id");
     expect(feed.link).toBe(`${server.url}/listen`);
     expect(feed.itunes.owner.name).toBe("SPIN RADIO");
+    expect(feed.itunes.owner.email).toBe("studio@spinradio.example");
     expect(feed.itunes.categories).toContain("Society & Culture");
     expect(xml).toContain(`<podcast:guid>${podcastGuid(`${server.url}/podcast.xml`)}</podcast:guid>`);
     expect(xml).toContain(`<atom:link href="${server.url}/podcast.xml" rel="self" type="application/rss+xml"/>`);

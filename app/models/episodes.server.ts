@@ -351,7 +351,7 @@ export async function buildPodcastFeed(baseUrl: string): Promise<string> {
       language: FEED_LANGUAGE,
       imageUrl: station.logoUrl ?? `${baseUrl}/podcast-artwork.jpg`,
       author: station.name,
-      ownerEmail: null,
+      ownerEmail: station.email,
       category: FEED_CATEGORY,
     },
     items,

@@ -19,6 +19,8 @@ export interface StationIdentity {
   tagline: string;
   accentColor: string;
   logoUrl: string | null;
+  /** Contact address published in the podcast feed (podcast directories ask for one). */
+  email: string | null;
   socialLinks: { label: string; url: string }[];
 }
 
@@ -158,6 +160,14 @@ function embedHosts(env: Env): string[] {
   return hosts;
 }
 
+function stationEmail(env: Env): string | null {
+  const value = text(env, "STATION_EMAIL");
+  if (value !== null && !/^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/.test(value)) {
+    throw new ConfigError(`STATION_EMAIL must be an email address (got "${value}")`);
+  }
+  return value;
+}
+
 function station(env: Env): StationIdentity {
   const accentColor = text(env, "STATION_ACCENT_COLOR") ?? "#ff3d6e";
   if (!/^#[0-9a-fA-F]{6}$/.test(accentColor)) {
@@ -180,6 +190,7 @@ function station(env: Env): StationIdentity {
     tagline: text(env, "STATION_TAGLINE") ?? "Live from campus, all day long",
     accentColor: accentColor.toLowerCase(),
     logoUrl: urlSetting(env, "STATION_LOGO_URL"),
+    email: stationEmail(env),
     socialLinks,
   };
 }
