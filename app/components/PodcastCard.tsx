@@ -49,7 +49,16 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
   );
 }
 
+/** The cards in rows, or a short note when the station has not published anything yet. */
 export function PodcastCardList({ episodes, label }: { episodes: CardEpisode[]; label: string }) {
+  if (episodes.length === 0) {
+    return (
+      <p className="empty-state">
+        <Icon name="radio" />
+        No episodes have been published yet.
+      </p>
+    );
+  }
   return (
     <ul className="card-grid" aria-label={label}>
       {episodes.map((episode, index) => (

@@ -1,7 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CrewSlider } from "~/components/CrewSlider";
-import { Icon } from "~/components/Icon";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listCrewImages } from "~/models/crew.server";
@@ -30,14 +29,7 @@ export default function CardListMore() {
             PODCAST
           </h1>
         </div>
-        {episodes.length > 0 ? (
-          <PodcastCardList episodes={episodes} label="Podcast episodes" />
-        ) : (
-          <p className="empty-state">
-            <Icon name="radio" />
-            No episodes have been published yet.
-          </p>
-        )}
+        <PodcastCardList episodes={episodes} label="Podcast episodes" />
       </section>
       <CrewSlider images={crewImages} stationName={stationName} />
     </div>

@@ -1,7 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CrewSlider } from "~/components/CrewSlider";
-import { Icon } from "~/components/Icon";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listCrewImages } from "~/models/crew.server";
@@ -53,14 +52,7 @@ export default function Listen() {
             VIEW MORE
           </Link>
         </div>
-        {episodes.length > 0 ? (
-          <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
-        ) : (
-          <p className="empty-state">
-            <Icon name="radio" />
-            No episodes have been published yet.
-          </p>
-        )}
+        <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
       </section>
       <CrewSlider images={crewImages} stationName={stationName} />
     </div>

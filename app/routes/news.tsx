@@ -86,11 +86,7 @@ export default function News() {
             VIEW MORE
           </Link>
         </div>
-        {episodes.length > 0 ? (
-          <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
-        ) : (
-          <p className="empty-state">No episodes have been published yet.</p>
-        )}
+        <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
       </section>
     </div>
   );
