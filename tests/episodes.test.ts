@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
+import { objectKeys } from "~/models/files.server";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
 import { adminCookie, storageKeys as storedKeys } from "./helpers/admin";
@@ -228,7 +229,7 @@ describe("episode management", () => {
     // Every stored object belongs to a file row, and every file row to an episode.
     const files = await db().storedFile.findMany({ include: { _count: { select: { episodeAudio: true, episodeCovers: true } } } });
     for (const file of files) expect(file._count.episodeAudio + file._count.episodeCovers, file.key).toBeGreaterThan(0);
-    const expectedKeys = files.flatMap((file) => [file.key, ...file.variantWidths.map((w) => file.key.replace(/\.webp$/, `-w${w}.webp`))]).sort();
+    const expectedKeys = files.flatMap(objectKeys).sort();
     expect(await storedKeys()).toEqual(expectedKeys);
   });
 

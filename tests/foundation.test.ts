@@ -1,5 +1,6 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { createEvent } from "~/models/events.server";
+import { objectKeys } from "~/models/files.server";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
 import { startS3rver, type RunningS3 } from "./helpers/s3rver";
@@ -78,9 +79,7 @@ describe.each(["folder", "s3"] as const)("a fresh station on the %s backend", (b
 
   it("keeps every stored object referenced by exactly one file row (no orphans)", async () => {
     const files = await db().storedFile.findMany();
-    const expected = files
-      .flatMap((f) => [f.key, ...f.variantWidths.map((w) => f.key.replace(/\.webp$/, `-w${w}.webp`))])
-      .sort();
+    const expected = files.flatMap(objectKeys).sort();
     expect(await storedKeys()).toEqual(expected);
   });
 

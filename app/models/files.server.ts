@@ -35,7 +35,8 @@ function contentKey(folder: string, checksum: string, extension: string): string
   return `${folder}/${checksum.slice(0, 40)}.${extension}`;
 }
 
-function objectKeys(file: Pick<StoredFile, "key" | "variantWidths">): string[] {
+/** Every storage object a file has: itself and its resized copies. */
+export function objectKeys(file: Pick<StoredFile, "key" | "variantWidths">): string[] {
   return [file.key, ...file.variantWidths.map((width) => variantKey(file.key, width))];
 }
 
@@ -141,17 +142,20 @@ export async function discardFileIfUnused(file: Pick<StoredFile, "key" | "varian
   }
 }
 
+/** The StoredFile rows no crew member, image slot, event or episode points at. */
+export const UNREFERENCED_FILE = {
+  crewMembers: { none: {} },
+  crewImages: { none: {} },
+  eventPosters: { none: {} },
+  siteImages: { none: {} },
+  episodeCovers: { none: {} },
+  episodeAudio: { none: {} },
+} satisfies Prisma.StoredFileWhereInput;
+
 /** Discards every recorded file that no row points at (leftovers of a removal that failed earlier). */
 export async function discardUnusedFiles(): Promise<number> {
   const unused = await db().storedFile.findMany({
-    where: {
-      crewMembers: { none: {} },
-      crewImages: { none: {} },
-      eventPosters: { none: {} },
-      siteImages: { none: {} },
-      episodeCovers: { none: {} },
-      episodeAudio: { none: {} },
-    },
+    where: UNREFERENCED_FILE,
     select: { key: true, variantWidths: true },
   });
   for (const file of unused) await discardFileIfUnused(file);

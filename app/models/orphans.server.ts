@@ -1,7 +1,6 @@
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
-import { variantKey } from "~/utils/media";
-import { discardUnusedFiles } from "./files.server";
+import { discardUnusedFiles, objectKeys } from "./files.server";
 
 export interface SweepResult {
   /** StoredFile rows nothing pointed at (removed with their objects). */
@@ -15,7 +14,7 @@ const VARIANT_SUFFIX = /-w\d+\.webp$/;
 
 async function recordedObjectKeys(): Promise<Set<string>> {
   const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true } });
-  return new Set(files.flatMap((file) => [file.key, ...file.variantWidths.map((width) => variantKey(file.key, width))]));
+  return new Set(files.flatMap(objectKeys));
 }
 
 async function isRecorded(key: string): Promise<boolean> {

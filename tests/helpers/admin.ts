@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { objectKeys, UNREFERENCED_FILE } from "~/models/files.server";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
 
@@ -40,20 +41,13 @@ export async function storageKeys(): Promise<string[]> {
 /** Every object key the database points at (each StoredFile and its variants). */
 export async function recordedKeys(): Promise<string[]> {
   const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true } });
-  return files.flatMap((file) => [file.key, ...file.variantWidths.map((w) => file.key.replace(/\.webp$/, `-w${w}.webp`))]).sort();
+  return files.flatMap(objectKeys).sort();
 }
 
 /** Keys of StoredFile rows that no row points at. */
 export async function unreferencedFiles(): Promise<string[]> {
   const files = await db().storedFile.findMany({
-    where: {
-      crewMembers: { none: {} },
-      crewImages: { none: {} },
-      eventPosters: { none: {} },
-      siteImages: { none: {} },
-      episodeCovers: { none: {} },
-      episodeAudio: { none: {} },
-    },
+    where: UNREFERENCED_FILE,
     select: { key: true },
   });
   return files.map((file) => file.key);
