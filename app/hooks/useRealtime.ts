@@ -2,8 +2,9 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { Socket } from "socket.io-client";
 
-// Topics as published by app/services/realtime.server.ts.
-export type RealtimeTopic = "events:changed" | "embeds:changed" | "images:changed";
+import type { RealtimeTopic } from "~/utils/realtime-topics";
+
+export type { RealtimeTopic };
 
 let socketPromise: Promise<Socket> | null = null;
 

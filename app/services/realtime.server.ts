@@ -1,11 +1,12 @@
 import type { Server as SocketServer } from "socket.io";
+import type { RealtimeTopic } from "~/utils/realtime-topics";
 import { peekSingleton, setSingleton, singleton } from "./singleton.server";
 
 /**
  * The realtime contract (README "Realtime"): socket.io on the default path,
  * every change broadcast to every connected client.
  */
-export type RealtimeTopic = "events:changed" | "embeds:changed" | "images:changed";
+export type { RealtimeTopic };
 
 export interface RealtimeChange<T = unknown> {
   action: "created" | "updated" | "deleted" | "reordered";
