@@ -139,6 +139,32 @@ describe("station export and import", () => {
     expect(await dumpFiles(targetStorage)).toEqual(filesBefore);
   });
 
+  it("imports an export that GNU tar unpacked and re-packed (directory entries, PAX and GNU headers)", async () => {
+    const unpacked = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-repack-"));
+    await run("tar", ["-xzf", archive, "-C", unpacked]);
+    try {
+      for (const format of ["pax", "gnu"]) {
+        const repacked = path.join(workDir, `repacked-${format}.tar.gz`);
+        await run("tar", [`--format=${format}`, "-czf", repacked, "-C", unpacked, "."]);
+        expect((await run("tar", ["-tvzf", repacked])).stdout, "GNU tar writes directory entries").toMatch(/^d/m);
+        const fresh = await createTestDatabase();
+        const storageDir = await fs.mkdtemp(path.join(os.tmpdir(), `spin-archive-${format}-`));
+        try {
+          const storage = await createStorage({ dataDir: storageDir });
+          const imported = await importStation({ databaseUrl: fresh.url, storage, file: repacked });
+          expect(imported.files, format).toBe(Object.keys(sourceFiles).length);
+          expect(await dumpRows(fresh.url), format).toEqual(sourceRows);
+          expect(await dumpFiles(storage), format).toEqual(sourceFiles);
+        } finally {
+          await fresh.drop();
+          await fs.rm(storageDir, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      await fs.rm(unpacked, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a damaged or foreign archive before touching anything", async () => {
     const fresh = await createTestDatabase();
     const storageDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-empty-"));

@@ -1,16 +1,17 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import pg from "pg";
-import path from "node:path";
+import tar from "tar-stream";
 import type { AppConfig } from "./config.server";
 import { assertDatabaseReachable } from "./database-check.server";
 import { startEmbeddedPostgres } from "./embedded-postgres.server";
 import { applyMigrations } from "./migrations.server";
 import { createStorage, type Storage } from "./storage.server";
-import { readTar, TarFormatError, TarWriter } from "./tar.server";
 
 /**
  * A whole station in one .tar.gz: every row of every table (JSON lines, one
@@ -91,21 +92,29 @@ async function* hashing(stream: NodeJS.ReadableStream, hash: ReturnType<typeof c
   }
 }
 
+/** Adds one entry to a tar-stream pack, streaming its body; tar-stream checks the announced size. */
+function addEntry(pack: tar.Pack, name: string, size: number, body: Buffer | AsyncIterable<Buffer>, mtime = new Date()): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const entry = pack.entry({ name, size, mtime, mode: 0o644 }, (error) => (error ? reject(error) : resolve()));
+    if (Buffer.isBuffer(body)) entry.end(body);
+    else pipeline(Readable.from(body), entry).catch(reject);
+  });
+}
+
 /** Writes the station to `file` (a .tar.gz). Rows come from one consistent snapshot. */
 export async function exportStation({ databaseUrl, storage, file }: { databaseUrl: string; storage: Storage; file: string }): Promise<ArchiveSummary> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const gzip = createGzip();
   const partial = `${file}.partial`;
-  const written = pipeline(gzip, createWriteStream(partial));
-  const tar = new TarWriter(gzip);
+  const pack = tar.pack();
+  const written = pipeline(pack, createGzip(), createWriteStream(partial));
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     const manifest: Manifest = { format: FORMAT, version: VERSION, exportedAt: new Date().toISOString(), migrations: await appliedMigrations(client), tables: [], files: [] };
     for (const table of await tablesInInsertOrder(client)) {
       const { rows } = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${quote(table)} t`);
       const body = Buffer.from(rows.map((r) => r.row + "\n").join(""));
-      await tar.add(`rows/${table}.jsonl`, body.length, body);
+      await addEntry(pack, `rows/${table}.jsonl`, body.length, body);
       manifest.tables.push({ name: table, rows: rows.length, sha256: sha256(body) });
     }
     const recorded = new Set((await client.query<{ key: string }>(`SELECT key FROM "StoredFile"`)).rows.map((r) => r.key));
@@ -119,16 +128,15 @@ export async function exportStation({ databaseUrl, storage, file }: { databaseUr
         continue;
       }
       const hash = createHash("sha256");
-      await tar.add(`files/${key}`, info.size, hashing(await storage.read(key), hash), info.lastModified);
+      await addEntry(pack, `files/${key}`, info.size, hashing(await storage.read(key), hash), info.lastModified);
       manifest.files.push({ key, size: info.size, sha256: hash.digest("hex") });
     }
     const missing = [...recorded].filter((key) => !manifest.files.some((f) => f.key === key));
     if (missing.length > 0) throw new ArchiveError(`Storage is missing ${missing.length} recorded files (e.g. ${missing[0]}); the archive would be incomplete`);
 
     const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
-    await tar.add(MANIFEST, manifestBody.length, manifestBody);
-    await tar.finish();
-    gzip.end();
+    await addEntry(pack, MANIFEST, manifestBody.length, manifestBody);
+    pack.finalize();
     await written;
     await rename(partial, file);
     return {
@@ -137,7 +145,7 @@ export async function exportStation({ databaseUrl, storage, file }: { databaseUr
       bytes: manifest.files.reduce((sum, f) => sum + f.size, 0),
     };
   } catch (error) {
-    gzip.destroy();
+    pack.destroy();
     await written.catch(() => {});
     await rm(partial, { force: true });
     throw error;
@@ -146,24 +154,71 @@ export async function exportStation({ databaseUrl, storage, file }: { databaseUr
   }
 }
 
-function entries(file: string) {
-  return readTar(createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>);
+interface ArchiveEntry {
+  /** The entry's path without a leading "./" (as `tar -czf x.tar.gz -C dir .` writes it). */
+  name: string;
+  body: AsyncIterable<Buffer>;
 }
 
-/** Reads the whole archive once and checks every entry against the manifest. */
+/**
+ * The regular files of an archive, in order, each body streamed (read it or
+ * skip it before the next). Directory entries and PAX/GNU long-name records,
+ * which GNU tar writes when it re-packs an archive, are understood and skipped.
+ */
+async function* entries(file: string): AsyncGenerator<ArchiveEntry> {
+  const extract = tar.extract();
+  const input = pipeline(createReadStream(file), createGunzip(), extract);
+  let inputError: Error | null = null;
+  input.catch((error: Error) => (inputError = error));
+  const unreadable = (error: unknown) => new ArchiveError(`${file} is not a readable station archive: ${(inputError ?? (error as Error)).message}`);
+  async function* body(entry: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of entry) yield chunk;
+    } catch (error) {
+      throw unreadable(error);
+    }
+  }
+  try {
+    for await (const entry of extract) {
+      const name = entry.header.name.replace(/^(\.\/)+/, "");
+      if (entry.header.type === "file" || entry.header.type === "contiguous-file") {
+        yield { name, body: body(entry as AsyncIterable<Buffer>) };
+      }
+      entry.resume();
+    }
+    await input;
+  } catch (error) {
+    throw error instanceof ArchiveError ? error : unreadable(error);
+  } finally {
+    // Also when the reader stops early: close the file and the gunzip stream.
+    extract.destroy();
+  }
+}
+
+async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+async function hashOf(body: AsyncIterable<Buffer>): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of body) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+/** Reads the whole archive once, streaming, and checks every entry against the manifest. */
 async function verifyArchive(file: string): Promise<Manifest> {
   const seen = new Map<string, string>();
   let manifest: Manifest | null = null;
-  try {
-    for await (const entry of entries(file)) {
-      if (entry.name === MANIFEST) manifest = JSON.parse(entry.body.toString("utf8")) as Manifest;
-      else seen.set(entry.name, sha256(entry.body));
-    }
-  } catch (error) {
-    if (error instanceof TarFormatError || (error as NodeJS.ErrnoException).code?.startsWith("Z_")) {
-      throw new ArchiveError(`${file} is not a readable station archive: ${(error as Error).message}`);
-    }
-    throw error;
+  for await (const entry of entries(file)) {
+    if (entry.name === MANIFEST) {
+      try {
+        manifest = JSON.parse((await readAll(entry.body)).toString("utf8")) as Manifest;
+      } catch {
+        throw new ArchiveError(`${file} is not a station archive (its manifest is not JSON)`);
+      }
+    } else seen.set(entry.name, await hashOf(entry.body));
   }
   if (!manifest || manifest.format !== FORMAT) throw new ArchiveError(`${file} is not a station archive (no manifest)`);
   if (manifest.version !== VERSION) throw new ArchiveError(`${file} is archive version ${manifest.version}; this app reads version ${VERSION}`);
@@ -218,10 +273,11 @@ export async function importStation({ databaseUrl, storage, file, log = () => {}
       throw new ArchiveError(`This station is not empty (${contents.join(", ")}). Import only into a new station: an empty database and empty storage.`);
     }
 
+    const expectedFiles = new Set(manifest.files.map((f) => `files/${f.key}`));
     for await (const entry of entries(file)) {
-      if (!entry.name.startsWith("files/")) continue;
+      if (!expectedFiles.has(entry.name)) continue;
       const key = entry.name.slice("files/".length);
-      await storage.put(key, entry.body, CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
+      await storage.put(key, await readAll(entry.body), CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
       written.push(key);
     }
 
@@ -229,7 +285,9 @@ export async function importStation({ databaseUrl, storage, file, log = () => {}
     const rowsByTable = new Map<string, string[]>();
     for await (const entry of entries(file)) {
       const table = /^rows\/(.+)\.jsonl$/.exec(entry.name)?.[1];
-      if (table) rowsByTable.set(table, entry.body.toString("utf8").split("\n").filter(Boolean));
+      if (table && manifest.tables.some((t) => t.name === table)) {
+        rowsByTable.set(table, (await readAll(entry.body)).toString("utf8").split("\n").filter(Boolean));
+      }
     }
     await client.query("BEGIN");
     for (const table of [...rowsByTable.keys()].sort((a, b) => order.get(a)! - order.get(b)!)) {
