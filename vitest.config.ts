@@ -1,15 +1,28 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { fileURLToPath } from "node:url";
+
+// Layers, fastest first. `npm test` runs them all (as CI does); `npm run test:unit` or
+// `npm run test:browser` runs one. Unit tests sit beside the code and need no server or build.
+const layer = (name: string, include: string[], extra: TestProjectInlineConfiguration["test"] = {}): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, include, ...extra },
+});
+// Integration, browser and soak tests start the real server, which serves the Remix build.
+const needsBuild = { globalSetup: ["tests/global-setup.ts"] };
 
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     globals: true,
-    include: ["tests/**/*.test.ts", "app/**/*.test.ts"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    globalSetup: ["tests/global-setup.ts"],
+    projects: [
+      layer("unit", ["app/**/*.test.ts"]),
+      layer("integration", ["tests/*.test.ts"], { ...needsBuild, exclude: ["tests/soak.test.ts"] }),
+      layer("browser", ["tests/browser/**/*.test.ts"], needsBuild),
+      layer("soak", ["tests/soak.test.ts"], needsBuild),
+    ],
     // The JSON report is what CI counts (.ci/run prints "N passed, N failed" from it).
     reporters: ["default", "json"],
     outputFile: { json: "test-output/vitest-results.json" },

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContextOptions } from "playwright-core";
 import { clearNewsCache } from "~/services/news.server";
 import { db } from "~/services/db.server";
-import { describeInBrowser, launchBrowser, newPage, screenshot } from "./helpers/browser";
-import { generatedPosts, serveStandInThumbnails, startNewsStandIn, type NewsStandIn } from "./helpers/news-server";
-import { startTestServer, type TestServer } from "./helpers/server";
+import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
+import { generatedPosts, serveStandInThumbnails, startNewsStandIn, type NewsStandIn } from "../helpers/news-server";
+import { startTestServer, type TestServer } from "../helpers/server";
 
 describeInBrowser("a listener reading NEWS and WATCH", () => {
   let api: NewsStandIn;
