@@ -126,7 +126,9 @@ function isNotModified(
   etag: string,
   lastModified: Date,
 ): boolean {
-  // RFC 9110: If-None-Match takes precedence, compared weakly.
+  // RFC 9110: If-None-Match takes precedence, compared weakly. Not Express's `req.fresh`: it
+  // never answers 304 to a request carrying `Cache-Control: no-cache`, which fetch() and browsers
+  // add to every revalidation they force, so those would always download the whole file again.
   if (ifNoneMatch !== undefined) {
     return ifNoneMatch.trim() === "*" ||
       ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
@@ -139,6 +141,8 @@ function isNotModified(
 /**
  * A single `bytes=` range clamped to the object, "unsatisfiable" for a 416, or null to send the
  * whole body (no header, a malformed one, or several ranges, which RFC 9110 lets us ignore).
+ * Not Express's `req.range()`: range-parser answers a malformed header such as `bytes=abc` or
+ * `bytes=9-3` as unsatisfiable (416), where RFC 9110 says to ignore it and send the whole body.
  */
 function parseRange(header: string | undefined, size: number): ByteRange | "unsatisfiable" | null {
   const match = header ? /^bytes=(\d*)-(\d*)$/i.exec(header.trim()) : null;
