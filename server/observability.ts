@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { recordRequest, renderMetrics } from "~/services/metrics.server";
+import { METRICS_CONTENT_TYPE, recordRequest, renderMetrics } from "~/services/metrics.server";
 
 /**
  * One structured log line and one metrics sample per request, written when
@@ -26,6 +26,10 @@ export function observeRequests(log: (line: string) => void): RequestHandler {
   };
 }
 
-export const serveMetrics: RequestHandler = (_req, res) => {
-  res.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8").set("Cache-Control", "no-store").send(renderMetrics());
+export const serveMetrics: RequestHandler = async (_req, res, next) => {
+  try {
+    res.set("Content-Type", METRICS_CONTENT_TYPE).set("Cache-Control", "no-store").send(await renderMetrics());
+  } catch (error) {
+    next(error);
+  }
 };

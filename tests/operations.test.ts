@@ -27,7 +27,7 @@ describe("operations", () => {
     expect(entries.find((e) => e.path === "/no-such-page")).toMatchObject({ status: 404 });
   });
 
-  it("exposes Prometheus metrics: requests, latency, listeners and uploads", async () => {
+  it("exposes Prometheus metrics: requests, latency, listeners, uploads and the process (heap, event loop, GC, files)", async () => {
     const socket = connect(server.url, { transports: ["websocket"] });
     await new Promise((resolve) => socket.once("connect", resolve as () => void));
     await createEvent({ name: "Metrics Night", date: "2026-12-01", time: "20:00", poster: await fs.readFile("prisma/seed-assets/covers/cover-02.jpg") });
@@ -39,6 +39,11 @@ describe("operations", () => {
     expect(text).toMatch(/^http_request_duration_seconds_count [1-9]\d*$/m);
     expect(text).toMatch(/^socketio_connected_listeners 1$/m);
     expect(text).toMatch(/^uploads_total\{kind="image"\} [1-9]\d*$/m);
+    for (const processMetric of ["process_cpu_seconds_total", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_p99_seconds", "process_open_fds"]) {
+      expect(text).toMatch(new RegExp(`^${processMetric}(\\{[^}]*\\})? [0-9.e+-]+$`, "m"));
+    }
+    // Garbage collections are observed as they happen: the histogram is there from the start.
+    expect(text).toContain("# TYPE nodejs_gc_duration_seconds histogram");
     socket.close();
   });
 });
