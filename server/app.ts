@@ -26,7 +26,7 @@ import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
 import { observeRequests, serveMetrics } from "./observability";
 import { createPageCache } from "./page-cache";
-import { limitRequestBodies, refuseCrossSiteWrites, securityHeaders } from "./security";
+import { limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -105,6 +105,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
   app.set("trust proxy", config.trustProxy);
   app.use(observeRequests(log));
+  // Before anything builds a URL from the Host header (Remix, the page cache, absolute links).
+  app.use(refuseMalformedHosts(config));
   app.use(securityHeaders(config));
   // Media first: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));

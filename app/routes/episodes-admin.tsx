@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     editing: episodes.find((episode) => episode.id === editId) ?? null,
     defaultPublishedAt: toDateTimeLocal(now, timeZone),
     timeZone,
-    feedUrl: `${publicBaseUrl(request)}/podcast.xml`,
+    feedUrl: `${(await publicBaseUrl(request))}/podcast.xml`,
   };
 }
 

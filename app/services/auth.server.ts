@@ -3,6 +3,7 @@ import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import { findOrCreateGoogleUser, findUserByPassword, GoogleAccountError } from "~/models/users.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import { getConfig } from "./config.server";
 import { hitRateLimit, resetRateLimit } from "./rate-limit.server";
 import { getListenerSession, listenerSessionStorage } from "./session.server";
@@ -66,12 +67,12 @@ export function isGoogleSignInConfigured(): boolean {
   return getConfig().google !== null;
 }
 
-function googleCallbackUrl(request: Request): string {
-  return `${getConfig().publicUrl ?? new URL(request.url).origin}/auth/google/callback`;
+async function googleCallbackUrl(request: Request): Promise<string> {
+  return `${await siteOrigin(request)}/auth/google/callback`;
 }
 
 // Built per request: the Google callback URL depends on the address the listener used.
-function authenticator(request: Request): Authenticator<string> {
+async function authenticator(request: Request): Promise<Authenticator<string>> {
   const auth = new Authenticator<string>(listenerSessionStorage(), { sessionKey: "userId", throwOnError: true });
   auth.use(
     new FormStrategy<string>(async ({ form }) => {
@@ -85,7 +86,7 @@ function authenticator(request: Request): Authenticator<string> {
   if (google) {
     auth.use(
       new StationGoogleStrategy(
-        { clientID: google.clientId, clientSecret: google.clientSecret, callbackURL: googleCallbackUrl(request), prompt: "select_account" },
+        { clientID: google.clientId, clientSecret: google.clientSecret, callbackURL: await googleCallbackUrl(request), prompt: "select_account" },
         peekSingleton<GoogleEndpoints>("googleEndpoints") ?? GOOGLE_ENDPOINTS,
         async ({ profile }) => {
           const user = await findOrCreateGoogleUser({
@@ -139,7 +140,7 @@ export async function signInWithPassword(request: Request, form: FormData, clien
   try {
     // The form is already read: the strategy gets it through the context and a body-less copy of the request.
     const bodiless = new Request(request.url, { headers: request.headers });
-    userId = await authenticator(request).authenticate("password", bodiless, { context: { clientIp, formData: form } });
+    userId = await (await authenticator(request)).authenticate("password", bodiless, { context: { clientIp, formData: form } });
   } catch (error) {
     if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) return { error: WRONG_CREDENTIALS, status: 401 };
     const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
@@ -154,7 +155,7 @@ export async function signInWithPassword(request: Request, form: FormData, clien
 export async function startGoogleSignIn(request: Request): Promise<Response> {
   if (!isGoogleSignInConfigured()) return redirect("/login");
   try {
-    await authenticator(request).authenticate("google", request);
+    await (await authenticator(request)).authenticate("google", request);
     return redirect(SIGNED_IN_HOME); // only reached when already signed in
   } catch (error) {
     if (error instanceof Response) return error;
@@ -166,7 +167,7 @@ export async function startGoogleSignIn(request: Request): Promise<Response> {
 export async function finishGoogleSignIn(request: Request): Promise<Response> {
   if (!isGoogleSignInConfigured()) return redirect("/login");
   try {
-    const userId = await authenticator(request).authenticate("google", request);
+    const userId = await (await authenticator(request)).authenticate("google", request);
     return await signedIn(request, userId, SIGNED_IN_HOME);
   } catch (error) {
     if (error instanceof Response) return error;
