@@ -4,12 +4,17 @@ import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import { findOrCreateGoogleUser, findUserByPassword, GoogleAccountError } from "~/models/users.server";
 import { siteOrigin } from "~/models/site-origin.server";
+import { safeRedirect as checkedRedirect } from "~/utils/safe-redirect";
 import { getConfig } from "./config.server";
-import { hitRateLimit, resetRateLimit } from "./rate-limit.server";
+import { createHash } from "node:crypto";
+import { errorText, logError } from "./log.server";
+import { hitRateLimit, peekRateLimit, resetRateLimit } from "./rate-limit.server";
 import { getListenerSession, listenerSessionStorage } from "./session.server";
 import { peekSingleton, setSingleton } from "./singleton.server";
 
+/** Wrong sign-ins per address, and per account (from all addresses), in one window. */
 export const SIGN_IN_ATTEMPTS = 10;
+export const SIGN_IN_ACCOUNT_ATTEMPTS = 20;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const WRONG_CREDENTIALS = "Wrong email or password.";
 export const SIGNED_IN_HOME = "/listen";
@@ -104,10 +109,9 @@ async function authenticator(request: Request): Promise<Authenticator<string>> {
   return auth;
 }
 
-/** Only paths on this site are valid destinations after signing in (no open redirects). */
+/** Only paths on this site are valid destinations after signing in (no open redirects; see app/utils/safe-redirect.ts). */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = SIGNED_IN_HOME): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  return checkedRedirect(to, fallback);
 }
 
 type ListenerSession = Awaited<ReturnType<typeof getListenerSession>>;
@@ -131,9 +135,14 @@ export type SignInFailure = { error: string; status: number };
  * client address; a wrong email and a wrong password get the same answer.
  */
 export async function signInWithPassword(request: Request, form: FormData, clientIp: string): Promise<SignInFailure | Response> {
-  const limit = await hitRateLimit(`sign-in:${clientIp}`, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS);
-  if (!limit.allowed) {
-    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
+  // Failures are counted per address and per account; a success clears only its own account's
+  // counter, so signing in as oneself never buys more guesses at someone else's password.
+  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const addressKey = `sign-in:ip:${clientIp}`;
+  const accountKey = `sign-in:account:${createHash("sha256").update(email).digest("hex")}`;
+  const [address, account] = await Promise.all([peekRateLimit(addressKey, SIGN_IN_ATTEMPTS), peekRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS)]);
+  if (!address.allowed || !account.allowed) {
+    const minutes = Math.ceil(Math.max(address.retryAfterSeconds, account.retryAfterSeconds) / 60);
     return { error: `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
   }
   let userId: string;
@@ -142,12 +151,15 @@ export async function signInWithPassword(request: Request, form: FormData, clien
     const bodiless = new Request(request.url, { headers: request.headers });
     userId = await (await authenticator(request)).authenticate("password", bodiless, { context: { clientIp, formData: form } });
   } catch (error) {
-    if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) return { error: WRONG_CREDENTIALS, status: 401 };
+    if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) {
+      await Promise.all([hitRateLimit(addressKey, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS), hitRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_WINDOW_MS)]);
+      return { error: WRONG_CREDENTIALS, status: 401 };
+    }
     const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
-    console.error("Password sign-in failed:", cause instanceof Error ? cause.message : cause);
+    logError("Password sign-in failed", { error: errorText(cause) });
     return { error: "Sign-in failed. Please try again in a moment.", status: 500 };
   }
-  await resetRateLimit(`sign-in:${clientIp}`);
+  await resetRateLimit(accountKey);
   return signedIn(request, userId, safeRedirect(form.get("redirectTo")));
 }
 
@@ -178,7 +190,7 @@ export async function finishGoogleSignIn(request: Request): Promise<Response> {
 async function googleSignInFailed(request: Request, error: unknown): Promise<Response> {
   const cause = error instanceof AuthorizationError ? error.cause ?? error : error;
   const providerError = new URL(request.url).searchParams.get("error");
-  console.error("Google sign-in failed:", providerError ? `provider answered ${providerError}` : cause instanceof Error ? cause.message : cause);
+  logError("Google sign-in failed", { error: providerError ? `provider answered ${providerError}` : errorText(cause) });
   const message =
     cause instanceof GoogleAccountError
       ? cause.message
