@@ -193,9 +193,12 @@ async function uploadEpisodeFiles(
   }
 }
 
-function announce(action: "created" | "updated" | "deleted", episode: Pick<Episode, "id" | "title">) {
+function announce(action: "created" | "updated" | "deleted", episode: Pick<Episode, "id" | "publishedAt">) {
   // Cards on open pages show the newest episodes, so any change to one may change what they show.
-  publish("images:changed", { action, records: [{ kind: "episode", id: episode.id, title: episode.title }] });
+  // Every anonymous socket hears this: it carries only what public pages show now (an episode
+  // scheduled for later is not public, so not even its id goes out, let alone its title).
+  const isPublic = episode.publishedAt.getTime() <= Date.now();
+  publish("images:changed", { action, records: isPublic ? [{ kind: "episode", id: episode.id }] : [] });
 }
 
 async function discardAll(files: (Pick<StoredFile, "key" | "variantWidths"> | null)[]) {
