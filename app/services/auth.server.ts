@@ -9,7 +9,7 @@ import { getConfig } from "./config.server";
 import { createHash } from "node:crypto";
 import { errorText, logError } from "./log.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "./rate-limit.server";
-import { getListenerSession, listenerSessionStorage } from "./session.server";
+import { endAllListenerSessions, getListenerSession, listenerSessionStorage, rotateListenerSession } from "./session.server";
 import { peekSingleton, setSingleton } from "./singleton.server";
 
 /** Wrong sign-ins per address, and per account (from all addresses), in one window. */
@@ -122,7 +122,8 @@ function forgetOAuthState(session: ListenerSession): void {
 }
 
 async function signedIn(request: Request, userId: string, redirectTo: string): Promise<Response> {
-  const session = await getListenerSession(request);
+  // A new session id at sign-in: an id someone planted or copied before is worth nothing after.
+  const session = await rotateListenerSession(await getListenerSession(request));
   session.set("userId", userId);
   forgetOAuthState(session);
   return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
@@ -203,8 +204,16 @@ async function googleSignInFailed(request: Request, error: unknown): Promise<Res
   return redirect("/login", { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
 }
 
-/** Ends the listener's session (the whole cookie) and goes to the home page. */
+/** Ends the listener's session (its server-side row and the cookie) and goes to the home page. */
 export async function signOut(request: Request): Promise<Response> {
   const session = await getListenerSession(request);
+  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
+}
+
+/** "Sign out everywhere": ends every session of the signed-in account, on every device. */
+export async function signOutEverywhere(request: Request): Promise<Response> {
+  const session = await getListenerSession(request);
+  const userId = session.get("userId");
+  if (userId) await endAllListenerSessions(userId);
   return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
 }
