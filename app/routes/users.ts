@@ -15,8 +15,6 @@ export function loader() {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly();
-  // A registration is a few short fields: a bigger body is not parsed at all.
-  if (Number(request.headers.get("Content-Length") ?? 0) > 16 * 1024) return Response.json({ msg: "The registration is too large." }, { status: 413 });
   let body: unknown;
   try {
     body = await request.json();

@@ -1,4 +1,5 @@
 import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import { formatBytes } from "./uploads.server";
 
 /** What a listener sees when a post is not a form at all (sent as JSON, or cut off on the way). */
 export const FORM_UNREADABLE = "The form could not be read: it arrived incomplete or was not a form. Please send it again.";
@@ -11,14 +12,17 @@ export interface FormLimits {
   maxFieldBytes: number;
 }
 
-/** Public forms (sign-in, registration, PIN, favourites) are a handful of short fields. */
-export const PUBLIC_FORM_LIMITS: FormLimits = { maxBytes: 64 * 1024, maxFields: 30, maxFieldBytes: 16 * 1024 };
+/**
+ * Public forms (sign-in, registration, PIN, favourites) are a handful of fields. A long value
+ * still reaches the form's own check (which says which field is too long); many fields do not.
+ */
+export const PUBLIC_FORM_LIMITS: FormLimits = { maxBytes: 2 * 1024 * 1024, maxFields: 30, maxFieldBytes: 2 * 1024 * 1024 };
 
 const plain = { "Content-Type": "text/plain; charset=utf-8" };
 
 export function formTooLarge(limits: FormLimits): Response {
   return new Response(
-    `The form is too large: at most ${limits.maxFields} fields of up to ${Math.round(limits.maxFieldBytes / 1024)} KB each (${Math.round(limits.maxBytes / 1024)} KB in all). Nothing was changed.`,
+    `The form is too large: at most ${limits.maxFields} fields and ${formatBytes(limits.maxBytes)} in all (${formatBytes(limits.maxFieldBytes)} per field). Nothing was changed.`,
     { status: 413, headers: plain },
   );
 }
