@@ -1,12 +1,24 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { logError } from "./services/log.server";
 import { NonceContext } from "./utils/nonce";
 
 const ABORT_DELAY = 5_000;
+
+// Remix's default prints errors as raw text; a message holding a visitor's input could forge log lines.
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  logError("Request failed", {
+    method: request.method,
+    path: new URL(request.url).pathname,
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+};
 
 export default function handleRequest(
   request: Request,
@@ -43,7 +55,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logError("Rendering failed", { error: error instanceof Error ? error.message : String(error) });
         },
       },
     );

@@ -11,7 +11,7 @@ import { setConfig, type AppConfig } from "~/services/config.server";
 import { waitForDatabase } from "~/services/database-check.server";
 import { connectDb, disconnectDb } from "~/services/db.server";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
-import { checkHealth } from "~/services/health.server";
+import { checkHealth, withoutErrorTexts } from "~/services/health.server";
 import { applyMigrations } from "~/services/migrations.server";
 import { registerGauge } from "~/services/metrics.server";
 import { attachRealtime, connectedListeners, onContentChanged } from "~/services/realtime.server";
@@ -24,9 +24,9 @@ import { setSingleton } from "~/services/singleton.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
-import { observeRequests, serveMetrics } from "./observability";
+import { isOperator, observeRequests, serveMetrics } from "./observability";
 import { createPageCache } from "./page-cache";
-import { limitRequestBodies, refuseCrossSiteWrites, securityHeaders } from "./security";
+import { limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -105,6 +105,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
   app.set("trust proxy", config.trustProxy);
   app.use(observeRequests(log));
+  // Before anything builds a URL from the Host header (Remix, the page cache, absolute links).
+  app.use(refuseMalformedHosts(config));
   app.use(securityHeaders(config));
   // Media first: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
@@ -113,11 +115,12 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 
-  app.get("/healthz", async (_req, res) => {
+  app.get("/healthz", async (req, res) => {
     const health = await checkHealth();
-    res.status(health.ok ? 200 : 503).set("Cache-Control", "no-store").json(health);
+    // Error texts name hosts, users and internals: only operators see them.
+    res.status(health.ok ? 200 : 503).set("Cache-Control", "no-store").json(isOperator(req, config) ? health : withoutErrorTexts(health));
   });
-  app.get("/metrics", serveMetrics);
+  app.get("/metrics", serveMetrics(config));
 
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
   // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set

@@ -1,4 +1,6 @@
-import type { RequestHandler } from "express";
+import { timingSafeEqual } from "node:crypto";
+import type { Request, RequestHandler } from "express";
+import type { AppConfig } from "~/services/config.server";
 import { METRICS_CONTENT_TYPE, recordRequest, renderMetrics } from "~/services/metrics.server";
 
 /**
@@ -26,10 +28,35 @@ export function observeRequests(log: (line: string) => void): RequestHandler {
   };
 }
 
-export const serveMetrics: RequestHandler = async (_req, res, next) => {
-  try {
-    res.set("Content-Type", METRICS_CONTENT_TYPE).set("Cache-Control", "no-store").send(await renderMetrics());
-  } catch (error) {
-    next(error);
-  }
-};
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * An operator's caller: a connection from this machine that no proxy relayed
+ * (the socket's own address, never X-Forwarded-For), or one presenting
+ * METRICS_TOKEN as a bearer token.
+ */
+export function isOperator(req: Request, config: AppConfig): boolean {
+  const relayed = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined;
+  if (!relayed && LOOPBACK.test(req.socket.remoteAddress ?? "")) return true;
+  const token = config.metricsToken;
+  const presented = /^Bearer\s+(.+)$/i.exec(req.get("Authorization") ?? "")?.[1]?.trim();
+  if (!token || !presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Prometheus metrics: for loopback or METRICS_TOKEN only (they describe traffic and internals). */
+export function serveMetrics(config: AppConfig): RequestHandler {
+  return async (req, res, next) => {
+    if (!isOperator(req, config)) {
+      res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not found");
+      return;
+    }
+    try {
+      res.set("Content-Type", METRICS_CONTENT_TYPE).set("Cache-Control", "no-store").send(await renderMetrics());
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parse as parseCookies } from "cookie";
 import type { Request, RequestHandler, Response } from "express";
 
 /**
@@ -9,10 +10,62 @@ import type { Request, RequestHandler, Response } from "express";
  * with 304, and concurrent misses for one page wait for a single render.
  */
 const CACHEABLE = /^\/(listen|cardlistmore|events|chartcontent|Chart|CrewSpin|play\/\d+)(\.data)?$/;
+// The Remix route each cacheable path renders: a stored page must name it (see rendersRoute).
+const ROUTE_OF: Record<string, string> = {
+  listen: "routes/listen",
+  cardlistmore: "routes/cardlistmore",
+  events: "routes/events",
+  chartcontent: "routes/chartcontent",
+  Chart: "routes/Chart",
+  CrewSpin: "routes/CrewSpin",
+  play: "routes/play.$podId",
+};
 const MAX_ENTRIES = 500;
 const LIFETIME_MS = 30_000;
 // Signed-in listeners and admins see personal pages (name in the drawer, admin strip).
-const PERSONAL_COOKIE = /(^|;\s*)(__session|__admin)=/;
+const PERSONAL_COOKIES = new Set(["__session", "__admin"]);
+
+/**
+ * Anonymous means no credentials of any form. Cookies are read the way the
+ * cookie parser of the sessions reads them (names trimmed, so `__session =x`
+ * and `__admin\t=x` count), and any case of the names counts too.
+ */
+export function isAnonymous(req: Request): boolean {
+  if (req.headers.authorization !== undefined) return false;
+  const header = req.headers.cookie;
+  if (!header) return true;
+  let names: string[];
+  try {
+    names = Object.keys(parseCookies(header));
+  } catch {
+    return false;
+  }
+  // A name the parser does not split cleanly (e.g. "a;__session") is judged by its parts as well.
+  return !names.some((name) => name.split(/[\s;,]+/).some((part) => PERSONAL_COOKIES.has(part.toLowerCase())));
+}
+
+/**
+ * The URL Remix will render for this request, built exactly as
+ * @remix-run/express builds it (protocol, req.hostname, the Host's port,
+ * originalUrl). The cache key is this whole URL, so a page holding absolute
+ * URLs built from one host is never replayed to another.
+ */
+function renderedUrl(req: Request): URL | null {
+  const forwardedPort = req.get("X-Forwarded-Host")?.split(":")[1];
+  const hostPort = req.get("Host")?.split(":")[1];
+  const port = [forwardedPort, hostPort].map((p) => Number.parseInt(p ?? "", 10)).find(Number.isSafeInteger);
+  try {
+    return new URL(`${req.protocol}://${req.hostname}${port !== undefined ? `:${port}` : ""}${req.originalUrl}`);
+  } catch {
+    return null;
+  }
+}
+
+/** The body is the route the path claims (its route id appears in the HTML context or the .data stream). */
+function rendersRoute(path: string, body: Buffer): boolean {
+  const route = ROUTE_OF[path.slice(1).split(/[/.]/)[0]];
+  return route !== undefined && body.includes(`"${route}"`);
+}
 
 interface CachedPage {
   contentType: string;
@@ -66,8 +119,11 @@ export function createPageCache(): PageCache {
 
   const middleware: RequestHandler = (req, res, next) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !CACHEABLE.test(req.path)) return next();
-    if (PERSONAL_COOKIE.test(req.get("Cookie") ?? "")) return next();
-    const key = req.originalUrl;
+    if (!isAnonymous(req)) return next();
+    const url = renderedUrl(req);
+    // Only a request that renders exactly the page its path names is cached.
+    if (!url || url.pathname !== req.path || url.pathname + url.search !== req.originalUrl) return next();
+    const key = url.href;
     const cached = pages.get(key);
     if (fresh(cached)) {
       pages.delete(key);
@@ -103,8 +159,8 @@ export function createPageCache(): PageCache {
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       keep(chunk, rest[0]);
       let page: CachedPage | null = null;
-      if (res.statusCode === 200 && !res.getHeader("Set-Cookie") && req.method === "GET" && startedAt === generation) {
-        const body = Buffer.concat(chunks);
+      const body = Buffer.concat(chunks);
+      if (res.statusCode === 200 && !res.getHeader("Set-Cookie") && req.method === "GET" && startedAt === generation && rendersRoute(req.path, body)) {
         page = {
           contentType: String(res.getHeader("Content-Type") ?? "text/html; charset=utf-8"),
           parts: splitAroundNonce(body, String(res.locals.cspNonce)),

@@ -61,6 +61,47 @@ export function securityHeaders(config: AppConfig): RequestHandler {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+// A DNS name (labels of letters, digits, '-' and '_' for container names) or a bracketed IPv6
+// address, with an optional port. Nothing else: Remix builds the request URL from this text, so a
+// backslash, slash, '?', '#', '@' or space in it would change which page is rendered.
+const HOST_HEADER = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+/** A Host (or X-Forwarded-Host) value that is a host name or address and an optional port, nothing more. */
+export function isWellFormedHost(value: string): boolean {
+  if (value.length > 300) return false;
+  const match = HOST_HEADER.exec(value);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
+/**
+ * Requests whose Host or forwarded host is not a host name are refused with
+ * 400 before anything reads them. X-Forwarded-Host and X-Forwarded-Proto are
+ * only meaningful from a trusted proxy (TRUST_PROXY); otherwise they are
+ * dropped, so a client cannot choose the origin the pages are rendered for.
+ */
+export function refuseMalformedHosts(config: AppConfig): RequestHandler {
+  return (req, res, next) => {
+    const host = req.headers.host;
+    const forwardedHost = req.headers["x-forwarded-host"];
+    const forwardedProto = req.headers["x-forwarded-proto"];
+    const forwardedHosts = forwardedHost === undefined ? [] : String(forwardedHost).split(",").map((value) => value.trim());
+    const wellFormed =
+      host !== undefined &&
+      isWellFormedHost(host) &&
+      forwardedHosts.every(isWellFormedHost) &&
+      (forwardedProto === undefined || /^https?(\s*,\s*https?)*$/i.test(String(forwardedProto)));
+    if (!wellFormed) {
+      res.status(400).type("text/plain").send("Bad request: the Host header must be a host name.");
+      return;
+    }
+    if (!config.trustProxy) {
+      delete req.headers["x-forwarded-host"];
+      delete req.headers["x-forwarded-proto"];
+    }
+    next();
+  };
+}
+
 /**
  * Cross-site request forgery: browsers label every request with where it came
  * from (Sec-Fetch-Site, Origin), so a state-changing request from another site

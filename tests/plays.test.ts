@@ -33,17 +33,32 @@ describe("play counts and TRENDING", () => {
     await db().rateLimit.deleteMany();
   });
 
-  /** POSTs a play; `cookie` carries the listener session between calls. */
-  async function play(episodeId: number | string, cookie?: string) {
+  /** POSTs one play report; `cookie` carries the listener session between calls. */
+  async function report(episodeId: number | string, heardSeconds: number, cookie?: string) {
     const response = await fetch(`${server.url}/plays/${episodeId}`, {
       method: "POST",
       headers: cookie ? { Cookie: cookie } : {},
+      body: JSON.stringify({ heardSeconds }),
     });
     const setCookie = response.headers.get("set-cookie");
     return { status: response.status, cookie: setCookie ? setCookie.split(";")[0] : cookie };
   }
 
-  it("counts a play once per listener session, anonymously", async () => {
+  /** What the player does: report the start, let a minute of listening pass (moved back in the session), report 60 s heard. */
+  async function play(episodeId: number | string, cookie?: string) {
+    const started = await report(episodeId, 0, cookie);
+    if (started.status !== 202) return started;
+    for (const row of await db().listenerSession.findMany()) {
+      const data = row.data as { playStarts?: Record<string, number> };
+      if (data.playStarts?.[String(episodeId)]) {
+        data.playStarts[String(episodeId)] -= 60_000;
+        await db().listenerSession.update({ where: { id: row.id }, data: { data } });
+      }
+    }
+    return report(episodeId, 60, started.cookie);
+  }
+
+  it("counts a play once per listener and day, anonymously", async () => {
     const first = await play(episodes.a);
     expect(first.status).toBe(204);
     expect(first.cookie).toMatch(/^__session=/);
@@ -79,12 +94,13 @@ describe("play counts and TRENDING", () => {
     expect(await db().episodePlay.count()).toBe(0);
   });
 
-  it("limits how many plays one address can report", async () => {
+  it("limits how many play reports one address can send", async () => {
+    const { cookie } = await report(episodes.c, 0);
     const results: number[] = [];
-    for (let i = 0; i < 61; i++) results.push((await play(episodes.c)).status);
-    expect(results.slice(0, 60).every((status) => status === 204)).toBe(true);
-    expect(results[60]).toBe(429);
-    expect(await db().episodePlay.count()).toBe(60);
+    for (let i = 0; i < 60; i++) results.push((await report(episodes.c, 0, cookie)).status);
+    expect(results.slice(0, 59).every((status) => status === 202)).toBe(true);
+    expect(results[59]).toBe(429);
+    expect(await db().episodePlay.count()).toBe(0);
   });
 
   it("ranks episodes by plays in the last 7 days only", async () => {

@@ -28,7 +28,8 @@ export function EpisodePlayer({
   durationSeconds: number;
 }) {
   const audio = useRef<HTMLAudioElement>(null);
-  const reported = useRef(false);
+  // Seconds really heard (playback added up, seeks not), for the play report.
+  const heard = useRef({ seconds: 0, lastTime: null as number | null });
   const owner = `episode:${episodeId}`;
   const [hydrated, setHydrated] = useState(false);
   const [playing, setPlaying] = useState(false);
@@ -78,10 +79,7 @@ export function EpisodePlayer({
         data-testid="episode-audio"
         onPlay={() => {
           claimAudioFocus(owner);
-          if (!reported.current) {
-            reported.current = true;
-            reportPlay(episodeId);
-          }
+          reportPlay(episodeId, { heardSeconds: heard.current.seconds, durationSeconds: duration });
           if ("mediaSession" in navigator) {
             navigator.mediaSession.metadata = new MediaMetadata({
               title,
@@ -97,7 +95,16 @@ export function EpisodePlayer({
         onPause={() => setPlaying(false)}
         onEnded={() => setPlaying(false)}
         onWaiting={() => setBuffering(true)}
-        onTimeUpdate={(event) => setPosition(event.currentTarget.currentTime)}
+        onTimeUpdate={(event) => {
+          const time = event.currentTarget.currentTime;
+          setPosition(time);
+          const step = heard.current.lastTime === null ? 0 : time - heard.current.lastTime;
+          // timeupdate fires a few times a second; a bigger jump is a seek, not listening.
+          if (step > 0 && step < 3) heard.current.seconds += step;
+          heard.current.lastTime = time;
+          if (!event.currentTarget.paused) reportPlay(episodeId, { heardSeconds: heard.current.seconds, durationSeconds: duration });
+        }}
+        onSeeking={() => (heard.current.lastTime = null)}
         onLoadedMetadata={(event) => Number.isFinite(event.currentTarget.duration) && setDuration(event.currentTarget.duration)}
       />
       {hydrated && (

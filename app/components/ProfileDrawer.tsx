@@ -45,6 +45,17 @@ export function ProfileDrawer({
             </Link>
           )}
         </li>
+        {user && (
+          <li>
+            {/* Ends the sessions on every device (a lost phone, a shared computer), not only this one. */}
+            <Form method="post" action="/logout" onSubmit={onClose}>
+              <input type="hidden" name="scope" value="everywhere" />
+              <button type="submit" className="drawer__link drawer__link--button">
+                <Icon name="user" /> SIGN OUT EVERYWHERE
+              </button>
+            </Form>
+          </li>
+        )}
       </ul>
     </Drawer>
   );

@@ -6,6 +6,7 @@ import { db } from "~/services/db.server";
 import { buildPodcastRss, type PodcastItem } from "~/services/feeds.server";
 import { publish } from "~/services/realtime.server";
 import { getStorage } from "~/services/storage.server";
+import { readUrlEncoded } from "~/services/form-body.server";
 import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
 import { mediaUrl } from "~/utils/media";
 import { isPlainText } from "~/utils/plain-text";
@@ -108,7 +109,9 @@ export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost
   let refusal: string | null = null;
   try {
     await readEpisodeParts(request, post, (message) => (refusal ??= message));
-  } catch {
+  } catch (error) {
+    // A Response is the 413 of a form over the limits (see readUrlEncoded).
+    if (error instanceof Response) throw error;
     throw new EpisodeFormRefused("The form could not be read: it arrived incomplete or was not a form. Nothing was saved; please send it again.");
   }
   if (refusal) throw new EpisodeFormRefused(refusal);
@@ -119,9 +122,10 @@ export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost
 }
 
 async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse: (message: string) => void): Promise<void> {
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    const form = await request.formData();
-    for (const [name, value] of form) if (typeof value === "string") post.fields[name] = value;
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) {
+    if (!type.startsWith("application/x-www-form-urlencoded")) throw new Error("not a form");
+    for (const [name, value] of await readUrlEncoded(request, { maxBytes: 1024 * 1024, maxFields: MAX_PARTS, maxFieldBytes: FIELD_LIMIT })) post.fields[name] = value;
     return;
   }
   let parts = 0;
@@ -193,9 +197,12 @@ async function uploadEpisodeFiles(
   }
 }
 
-function announce(action: "created" | "updated" | "deleted", episode: Pick<Episode, "id" | "title">) {
+function announce(action: "created" | "updated" | "deleted", episode: Pick<Episode, "id" | "publishedAt">) {
   // Cards on open pages show the newest episodes, so any change to one may change what they show.
-  publish("images:changed", { action, records: [{ kind: "episode", id: episode.id, title: episode.title }] });
+  // Every anonymous socket hears this: it carries only what public pages show now (an episode
+  // scheduled for later is not public, so not even its id goes out, let alone its title).
+  const isPublic = episode.publishedAt.getTime() <= Date.now();
+  publish("images:changed", { action, records: isPublic ? [{ kind: "episode", id: episode.id }] : [] });
 }
 
 async function discardAll(files: (Pick<StoredFile, "key" | "variantWidths"> | null)[]) {

@@ -1,19 +1,45 @@
 import { redirect } from "@remix-run/node";
 import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
-import { hitRateLimit, resetRateLimit } from "~/services/rate-limit.server";
+import { db } from "~/services/db.server";
+import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
+import { safeRedirect } from "~/utils/safe-redirect";
+import { logActivity, SYSTEM_ACTOR } from "./activity.server";
 import { verifyPin, type PinKind } from "./pins.server";
 
 export const PIN_ATTEMPTS = 5;
 export const PIN_WINDOW_MS = 15 * 60_000;
+/** Wrong admin PINs from all addresses together before admin PIN entry pauses (a distributed guesser). */
+export const ADMIN_PIN_STATION_CEILING = 50;
+export const ADMIN_PIN_STATION_WINDOW_MS = 60 * 60_000;
 export const PIN_MAX_LENGTH: Record<PinKind, number> = { admin: 6, public: 5 };
+export const ADMIN_PIN_PAUSED = "Admin PIN entry is paused after too many wrong PINs. Please try again later.";
+
+const STATION_KEY = "pin:admin:station";
 
 export type PinResult = { error: string; status: number };
 
 // Only admin pages are valid destinations after the admin PIN (no open redirects).
 function adminDestination(redirectTo: string | null): string {
   const adminPaths = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/episodes-admin"];
-  if (redirectTo && adminPaths.some((p) => redirectTo === p || redirectTo.startsWith(p + "?"))) return redirectTo;
-  return "/dashboard-admin";
+  const to = safeRedirect(redirectTo, "/dashboard-admin");
+  const path = to.split(/[?#]/)[0];
+  return adminPaths.includes(path) ? to : "/dashboard-admin";
+}
+
+function tooMany(retryAfterSeconds: number): PinResult {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return { error: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
+}
+
+/** Counts a wrong admin PIN station-wide; the one that reaches the ceiling writes the pause into the activity log. */
+async function countWrongAdminPin(clientIp: string): Promise<void> {
+  const station = await hitRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING, ADMIN_PIN_STATION_WINDOW_MS);
+  if (station.count === ADMIN_PIN_STATION_CEILING) {
+    const minutes = Math.ceil(station.retryAfterSeconds / 60);
+    await db().$transaction((tx) =>
+      logActivity(tx, SYSTEM_ACTOR, "pin.admin.paused", `Admin PIN entry paused for ${minutes} minutes: ${ADMIN_PIN_STATION_CEILING} wrong admin PINs within an hour (last from ${clientIp}).`),
+    );
+  }
 }
 
 /**
@@ -24,15 +50,19 @@ function adminDestination(redirectTo: string | null): string {
 export async function submitPin(request: Request, clientIp: string, form: FormData): Promise<PinResult | Response> {
   const kind: PinKind = form.get("kind") === "public" ? "public" : "admin";
   const pin = String(form.get("pin") ?? "");
-  const limit = await hitRateLimit(`pin:${clientIp}`, PIN_ATTEMPTS, PIN_WINDOW_MS);
-  if (!limit.allowed) {
-    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
-    return { error: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
+  // One counter per PIN kind: a correct public PIN never clears wrong admin guesses (nor the reverse).
+  const addressKey = `pin:${kind}:${clientIp}`;
+  const limit = await hitRateLimit(addressKey, PIN_ATTEMPTS, PIN_WINDOW_MS);
+  if (!limit.allowed) return tooMany(limit.retryAfterSeconds);
+  if (kind === "admin") {
+    const station = await peekRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING);
+    if (!station.allowed) return { error: ADMIN_PIN_PAUSED, status: 429 };
   }
   if (pin.length === 0 || pin.length > PIN_MAX_LENGTH[kind] || !(await verifyPin(kind, pin))) {
+    if (kind === "admin") await countWrongAdminPin(clientIp);
     return { error: "Invalid PIN!", status: 401 };
   }
-  await resetRateLimit(`pin:${clientIp}`);
+  await resetRateLimit(addressKey);
   if (kind === "admin") {
     const cookie = await startAdminSession(request, clientIp);
     const redirectTo = form.get("redirectTo");

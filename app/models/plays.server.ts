@@ -9,42 +9,77 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Generous for a person skipping through episodes, tight enough that a script cannot stuff TRENDING.
 const PLAY_LIMIT_PER_IP = 60;
 const PLAY_LIMIT_WINDOW_MS = 10 * 60 * 1000;
+/** New anonymous listener ids one address may be given (each id can count each episode once a day). */
+export const NEW_LISTENERS_PER_IP = 10;
+const NEW_LISTENERS_WINDOW_MS = 60 * 60 * 1000;
+/** A play counts once this much was heard: 30 s, or half of a shorter episode. */
+export const PLAY_THRESHOLD_SECONDS = 30;
+// The fastest playback speed the players offer: heard seconds cannot come faster than this.
+const MAX_PLAYBACK_RATE = 2;
+const KEPT_PLAY_STARTS = 20;
 
 export type RecordPlayResult =
-  | { status: "counted" | "already-counted"; setCookie: string | null }
+  | { status: "counted" | "already-counted" | "started"; setCookie: string | null }
   | { status: "not-found" }
   | { status: "rate-limited"; retryAfterSeconds: number };
 
-/** The stored key for a listener: keyed with the session secret, so it cannot be traced back to a cookie. */
-function listenerKey(listenerId: string): string {
-  return createHmac("sha256", getConfig().sessionSecret!).update(`play:${listenerId}`).digest("hex");
+export interface PlayReport {
+  /** Seconds of audio the listener really heard (the player adds up playback, not seeks). */
+  heardSeconds: number;
+}
+
+/** The stored key for a listener and day: keyed with the session secret, so it cannot be traced back to a cookie. */
+function listenerKey(listenerId: string, day: string): string {
+  return createHmac("sha256", getConfig().sessionSecret!).update(`play:${listenerId}:${day}`).digest("hex");
+}
+
+export function requiredSeconds(durationSeconds: number): number {
+  return durationSeconds > 0 ? Math.min(PLAY_THRESHOLD_SECONDS, durationSeconds / 2) : PLAY_THRESHOLD_SECONDS;
 }
 
 /**
- * Counts one play of a published episode for this listener session; a
- * listener playing the same episode again is not counted again. Gives the
- * listener an anonymous id (in their session cookie) on their first play.
+ * A play report from the player. The first report of an episode only notes
+ * when this listener started it (and gives a cookie-less browser its
+ * anonymous listener id, within a budget per address); a later report counts
+ * the play once at least 30 s (or half of a shorter episode) were heard, as
+ * reported and as the time since the start allows. Each listener counts each
+ * episode once per day.
  */
-export async function recordPlay(request: Request, episodeParam: string | undefined, clientIp: string): Promise<RecordPlayResult> {
+export async function recordPlay(request: Request, episodeParam: string | undefined, clientIp: string, report: PlayReport): Promise<RecordPlayResult> {
   const episodeId = /^\d{1,9}$/.test(episodeParam ?? "") ? Number(episodeParam) : NaN;
-  if (!Number.isSafeInteger(episodeId) || !(await getPublishedEpisode(episodeId))) return { status: "not-found" };
+  const episode = Number.isSafeInteger(episodeId) ? await getPublishedEpisode(episodeId) : null;
+  if (!episode) return { status: "not-found" };
 
   const limit = await hitRateLimit(`plays:${clientIp}`, PLAY_LIMIT_PER_IP, PLAY_LIMIT_WINDOW_MS);
   if (!limit.allowed) return { status: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds };
 
+  const storage = listenerSessionStorage();
   const session = await getListenerSession(request);
   let listenerId = session.get("listenerId");
-  let setCookie: string | null = null;
   if (!listenerId) {
+    const budget = await hitRateLimit(`listener-ids:${clientIp}`, NEW_LISTENERS_PER_IP, NEW_LISTENERS_WINDOW_MS);
+    if (!budget.allowed) return { status: "rate-limited", retryAfterSeconds: budget.retryAfterSeconds };
     listenerId = randomUUID();
     session.set("listenerId", listenerId);
-    setCookie = await listenerSessionStorage().commitSession(session);
   }
+  const starts = { ...(session.get("playStarts") ?? {}) };
+  const startedAt = starts[String(episodeId)];
+  const now = Date.now();
+  if (startedAt === undefined || now - startedAt > DAY_MS) {
+    // Only the newest starts are kept, so the session stays small.
+    const kept = Object.entries({ ...starts, [String(episodeId)]: now }).sort((a, b) => b[1] - a[1]).slice(0, KEPT_PLAY_STARTS);
+    session.set("playStarts", Object.fromEntries(kept));
+    return { status: "started", setCookie: await storage.commitSession(session) };
+  }
+  const needed = requiredSeconds(episode.durationSeconds);
+  const heard = Number.isFinite(report.heardSeconds) ? report.heardSeconds : 0;
+  if (heard < needed || (now - startedAt) / 1000 < needed / MAX_PLAYBACK_RATE) return { status: "started", setCookie: null };
+  const day = new Date(now).toISOString().slice(0, 10);
   const { count } = await db().episodePlay.createMany({
-    data: [{ episodeId, listenerKey: listenerKey(listenerId) }],
+    data: [{ episodeId, listenerKey: listenerKey(listenerId, day) }],
     skipDuplicates: true,
   });
-  return { status: count === 1 ? "counted" : "already-counted", setCookie };
+  return { status: count === 1 ? "counted" : "already-counted", setCookie: null };
 }
 
 /** TRENDING: published episodes with the most listener sessions playing them in the last `days` days. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "~/services/passwords.server";
@@ -107,6 +108,25 @@ export async function registerUser(input: RegistrationInput, clientIp: string): 
     }
     throw error;
   }
+}
+
+/** A cuid-shaped id (what Prisma's cuid() gives real accounts). */
+function cuidLike(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  return "c" + Array.from(randomBytes(24), (byte) => alphabet[byte % alphabet.length]).join("");
+}
+
+/**
+ * Registration through the original JSON API (POST /users). An email that is
+ * already registered gets the same answer, shape and timing as a new one, so
+ * the API cannot be used to find out who has an account; the owner simply
+ * signs in as before (and the /register form, limited per address, still says it).
+ */
+export async function registerThroughApi(input: RegistrationInput, clientIp: string): Promise<RegistrationResult> {
+  const result = await registerUser(input, clientIp);
+  if (result.ok || result.status !== 409) return result;
+  await hashPassword(input.password); // the time a new account's hash takes
+  return { ok: true, user: { id: cuidLike(), name: input.name.trim(), email: normalizeEmail(input.email), createdAt: new Date() } };
 }
 
 /** The account for an email and password, or null (same answer and timing for unknown email or wrong password). */

@@ -6,12 +6,14 @@ import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
 import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { CrewImageTiles } from "~/components/admin/CrewImageTiles";
 import { ImagePicker } from "~/components/admin/ImagePicker";
+import { Field } from "~/components/admin/Field";
 import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, replaceCrewImage } from "~/models/crew.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
+import { canonicalOrigin, confirmSiteOrigin, SiteOriginError } from "~/models/site-origin.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
@@ -26,7 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listCrewImages(),
     listRecentActivity(15),
   ]);
-  return { jumbotron, cards, crewImages, activity, timeZone: getConfig().stationTimezone };
+  // The site address: PUBLIC_URL, or the one confirmed here (prefilled from this admin's own request).
+  const siteAddress = getConfig().publicUrl
+    ? { fixed: true, origin: new URL(getConfig().publicUrl!).origin, confirmed: true }
+    : { fixed: false, origin: (await canonicalOrigin()) ?? new URL(request.url).origin, confirmed: (await canonicalOrigin()) !== null };
+  return { jumbotron, cards, crewImages, activity, timeZone: getConfig().stationTimezone, siteAddress };
 }
 
 const imageRequired = { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
@@ -36,6 +42,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = { adminSessionId: session.id };
   return answerAdminForm(request, {
     ...cardImageHandlers(actor),
+    "site-origin": async ({ fields }) => {
+      if (getConfig().publicUrl) return { ok: false, message: "PUBLIC_URL sets the site address on this station." };
+      try {
+        return { ok: true, message: `Site address confirmed: ${await confirmSiteOrigin(fields.origin ?? "", actor)}` };
+      } catch (error) {
+        if (!(error instanceof SiteOriginError)) throw error;
+        return { ok: false, message: error.message, errors: { origin: error.message } };
+      }
+    },
     "replace-jumbotron": async ({ files }) => {
       if (!files.image) return imageRequired;
       await replaceSiteImage("jumbotron", files.image, actor);
@@ -65,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DashboardAdmin() {
-  const { jumbotron, cards, crewImages, activity, timeZone } = useLoaderData<typeof loader>();
+  const { jumbotron, cards, crewImages, activity, timeZone, siteAddress } = useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
   return (
     <AdminPage title="Dashboard" intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second.">
@@ -85,6 +100,26 @@ export default function DashboardAdmin() {
           <ActivityList items={activity} timeZone={timeZone} />
         </AdminSection>
       </div>
+
+      <AdminSection
+        id="site-address-title"
+        title="Site address"
+        description={
+          siteAddress.fixed
+            ? `Links in feeds and shared pages use ${siteAddress.origin} (set by PUBLIC_URL).`
+            : siteAddress.confirmed
+              ? `Links in feeds and shared pages use ${siteAddress.origin}.`
+              : "Confirm the address listeners use, once: until then links in feeds and shared pages follow each visitor's own address."
+        }
+      >
+        {!siteAddress.fixed && (
+          <AdminForm formId="site-origin" intent="site-origin" className="admin-form admin-form--inline" aria-label="Confirm the site address">
+            <Field name="origin" label="Site address" type="url" required defaultValue={siteAddress.origin} />
+            <FormStatus />
+            <SubmitButton pendingLabel="Saving…">Confirm address</SubmitButton>
+          </AdminForm>
+        )}
+      </AdminSection>
 
       <AdminSection
         id="cards-title"

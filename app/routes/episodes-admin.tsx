@@ -19,7 +19,7 @@ import {
 import { requireAdmin } from "~/services/admin-session.server";
 import { getConfig } from "~/services/config.server";
 import { publicBaseUrl } from "~/services/feeds.server";
-import { formatBytes } from "~/services/uploads.server";
+import { formatBytes, oneUploadAtATime } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
 import { mediaUrl, mediaUrlFor } from "~/utils/media";
 import { toDateTimeLocal } from "~/utils/time-zone";
@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     editing: episodes.find((episode) => episode.id === editId) ?? null,
     defaultPublishedAt: toDateTimeLocal(now, timeZone),
     timeZone,
-    feedUrl: `${publicBaseUrl(request)}/podcast.xml`,
+    feedUrl: `${(await publicBaseUrl(request))}/podcast.xml`,
   };
 }
 
@@ -61,6 +61,12 @@ function answer(result: AdminResult) {
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
   const actor = { adminSessionId: session.id };
+  // Uploads carry audio: one at a time, so parallel ones never add up in memory.
+  const isUpload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  return isUpload ? oneUploadAtATime(() => saveEpisodePost(request, actor)) : saveEpisodePost(request, actor);
+}
+
+async function saveEpisodePost(request: Request, actor: { adminSessionId: string }) {
   let post;
   try {
     post = await readEpisodeForm(request);

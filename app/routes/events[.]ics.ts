@@ -4,7 +4,7 @@ import { publicBaseUrl } from "~/services/feeds.server";
 
 // GET /events.ics — the station's events as a calendar listeners can subscribe to.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ics = await buildEventsCalendar(publicBaseUrl(request));
+  const ics = await buildEventsCalendar((await publicBaseUrl(request)));
   return new Response(ics, {
     headers: {
       "Content-Type": "text/calendar; charset=utf-8",

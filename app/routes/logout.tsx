@@ -1,6 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { signOut } from "~/services/auth.server";
+import { signOut, signOutEverywhere } from "~/services/auth.server";
+import { readForm } from "~/services/form-body.server";
+import { errorText, logError } from "~/services/log.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign out" }, { name: "robots", content: "noindex" }];
 
@@ -11,9 +13,11 @@ export function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   try {
-    return await signOut(request);
+    const form = await readForm(request.clone());
+    return await (form.get("scope") === "everywhere" ? signOutEverywhere(request) : signOut(request));
   } catch (error) {
-    console.error("Sign-out failed:", error instanceof Error ? error.message : error);
+    if (error instanceof Response) throw error;
+    logError("Sign-out failed", { error: errorText(error) });
     return data({ error: "Sign-out failed. Please try again." }, { status: 500 });
   }
 }

@@ -27,7 +27,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const stationName = getStationIdentity().name;
   // A shared link's ?t= also works without JavaScript, as a media fragment on the audio.
   const startAt = parseStartTime(new URL(request.url).searchParams.get("t"));
-  return { episode, frames: await listChartFrames(), stationName, share: episodeShareInfo(publicBaseUrl(request), stationName, episode), startAt };
+  return { episode, frames: await listChartFrames(), stationName, share: episodeShareInfo((await publicBaseUrl(request)), stationName, episode), startAt };
 }
 
 export default function PlayEpisode() {

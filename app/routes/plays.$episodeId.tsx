@@ -2,13 +2,32 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { recordPlay } from "~/models/plays.server";
 
 const postOnly = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
+// A report is a few numbers; anything bigger is not one.
+const MAX_REPORT_BYTES = 1024;
 
 export const loader = postOnly;
 
-// POST /plays/:episodeId — the player reports the first play of an episode (app/utils/plays.ts).
+/** `{"heardSeconds": n}` from the player (app/utils/plays.ts); an empty or unreadable body reports nothing heard. */
+async function readHeardSeconds(request: Request): Promise<number | null> {
+  const text = await request.text();
+  if (text.length > MAX_REPORT_BYTES) return null;
+  if (text.trim() === "") return 0;
+  try {
+    const body: unknown = JSON.parse(text);
+    const heard = typeof body === "object" && body !== null ? (body as { heardSeconds?: unknown }).heardSeconds : undefined;
+    return typeof heard === "number" && Number.isFinite(heard) && heard >= 0 ? heard : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// POST /plays/:episodeId — the player reports an episode it plays: 202 while not (yet) counted, 204 once counted.
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly();
-  const result = await recordPlay(request, params.episodeId, context.clientIp);
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_REPORT_BYTES) return new Response("A play report is a few bytes.", { status: 413 });
+  const heardSeconds = await readHeardSeconds(request);
+  if (heardSeconds === null) return new Response("A play report is a few bytes.", { status: 413 });
+  const result = await recordPlay(request, params.episodeId, context.clientIp, { heardSeconds });
   switch (result.status) {
     case "not-found":
       return new Response("No such episode", { status: 404 });
@@ -16,7 +35,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return new Response("Too many plays", { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
     default:
       return new Response(null, {
-        status: 204,
+        status: result.status === "started" ? 202 : 204,
         headers: { "Cache-Control": "no-store", ...(result.setCookie ? { "Set-Cookie": result.setCookie } : {}) },
       });
   }

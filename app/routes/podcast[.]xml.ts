@@ -4,7 +4,7 @@ import { publicBaseUrl } from "~/services/feeds.server";
 
 // GET /podcast.xml — the feed podcast apps subscribe to.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const xml = await buildPodcastFeed(publicBaseUrl(request));
+  const xml = await buildPodcastFeed((await publicBaseUrl(request)));
   return new Response(xml, {
     headers: {
       "Content-Type": "application/rss+xml; charset=utf-8",

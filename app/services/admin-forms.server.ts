@@ -1,10 +1,12 @@
 import { data, unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import type { AdminResult } from "~/components/admin/AdminForm";
 import { isPlainText } from "~/utils/plain-text";
+import { readUrlEncoded, type FormLimits } from "./form-body.server";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_PARTS = 40;
+const URLENCODED_LIMITS: FormLimits = { maxBytes: 1024 * 1024, maxFields: MAX_PARTS, maxFieldBytes: MAX_FIELD_BYTES };
 
 /** An admin form post: its text fields, its uploaded files, and why a file was refused before it was read. */
 export interface AdminFormData {
@@ -43,7 +45,8 @@ export async function readAdminForm(request: Request): Promise<AdminFormData> {
   try {
     result = await readFormParts(request);
   } catch (error) {
-    if (error instanceof AdminFormError) throw error;
+    // A Response is the 413 of a form over the limits (see readUrlEncoded).
+    if (error instanceof AdminFormError || error instanceof Response) throw error;
     throw new AdminFormError("The form could not be read: it arrived incomplete or was not a form. Nothing was changed; please send it again.");
   }
   for (const [name, value] of Object.entries(result.fields)) {
@@ -56,8 +59,8 @@ async function readFormParts(request: Request): Promise<AdminFormData> {
   const result: AdminFormData = { fields: {}, files: {}, fileError: null };
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("multipart/form-data")) {
-    const form = await request.formData();
-    for (const [name, value] of form) if (typeof value === "string") result.fields[name] = value;
+    if (!type.startsWith("application/x-www-form-urlencoded")) throw new Error("not a form");
+    for (const [name, value] of await readUrlEncoded(request, URLENCODED_LIMITS)) result.fields[name] = value;
     return result;
   }
   let parts = 0;

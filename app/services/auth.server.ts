@@ -3,12 +3,18 @@ import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import { findOrCreateGoogleUser, findUserByPassword, GoogleAccountError } from "~/models/users.server";
+import { siteOrigin } from "~/models/site-origin.server";
+import { safeRedirect as checkedRedirect } from "~/utils/safe-redirect";
 import { getConfig } from "./config.server";
-import { hitRateLimit, resetRateLimit } from "./rate-limit.server";
-import { getListenerSession, listenerSessionStorage } from "./session.server";
+import { createHash } from "node:crypto";
+import { errorText, logError } from "./log.server";
+import { hitRateLimit, peekRateLimit, resetRateLimit } from "./rate-limit.server";
+import { endAllListenerSessions, getListenerSession, listenerSessionStorage, rotateListenerSession } from "./session.server";
 import { peekSingleton, setSingleton } from "./singleton.server";
 
+/** Wrong sign-ins per address, and per account (from all addresses), in one window. */
 export const SIGN_IN_ATTEMPTS = 10;
+export const SIGN_IN_ACCOUNT_ATTEMPTS = 20;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const WRONG_CREDENTIALS = "Wrong email or password.";
 export const SIGNED_IN_HOME = "/listen";
@@ -66,12 +72,12 @@ export function isGoogleSignInConfigured(): boolean {
   return getConfig().google !== null;
 }
 
-function googleCallbackUrl(request: Request): string {
-  return `${getConfig().publicUrl ?? new URL(request.url).origin}/auth/google/callback`;
+async function googleCallbackUrl(request: Request): Promise<string> {
+  return `${await siteOrigin(request)}/auth/google/callback`;
 }
 
 // Built per request: the Google callback URL depends on the address the listener used.
-function authenticator(request: Request): Authenticator<string> {
+async function authenticator(request: Request): Promise<Authenticator<string>> {
   const auth = new Authenticator<string>(listenerSessionStorage(), { sessionKey: "userId", throwOnError: true });
   auth.use(
     new FormStrategy<string>(async ({ form }) => {
@@ -85,7 +91,7 @@ function authenticator(request: Request): Authenticator<string> {
   if (google) {
     auth.use(
       new StationGoogleStrategy(
-        { clientID: google.clientId, clientSecret: google.clientSecret, callbackURL: googleCallbackUrl(request), prompt: "select_account" },
+        { clientID: google.clientId, clientSecret: google.clientSecret, callbackURL: await googleCallbackUrl(request), prompt: "select_account" },
         peekSingleton<GoogleEndpoints>("googleEndpoints") ?? GOOGLE_ENDPOINTS,
         async ({ profile }) => {
           const user = await findOrCreateGoogleUser({
@@ -103,10 +109,9 @@ function authenticator(request: Request): Authenticator<string> {
   return auth;
 }
 
-/** Only paths on this site are valid destinations after signing in (no open redirects). */
+/** Only paths on this site are valid destinations after signing in (no open redirects; see app/utils/safe-redirect.ts). */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = SIGNED_IN_HOME): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  return checkedRedirect(to, fallback);
 }
 
 type ListenerSession = Awaited<ReturnType<typeof getListenerSession>>;
@@ -117,7 +122,8 @@ function forgetOAuthState(session: ListenerSession): void {
 }
 
 async function signedIn(request: Request, userId: string, redirectTo: string): Promise<Response> {
-  const session = await getListenerSession(request);
+  // A new session id at sign-in: an id someone planted or copied before is worth nothing after.
+  const session = await rotateListenerSession(await getListenerSession(request));
   session.set("userId", userId);
   forgetOAuthState(session);
   return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
@@ -130,23 +136,31 @@ export type SignInFailure = { error: string; status: number };
  * client address; a wrong email and a wrong password get the same answer.
  */
 export async function signInWithPassword(request: Request, form: FormData, clientIp: string): Promise<SignInFailure | Response> {
-  const limit = await hitRateLimit(`sign-in:${clientIp}`, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS);
-  if (!limit.allowed) {
-    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
+  // Failures are counted per address and per account; a success clears only its own account's
+  // counter, so signing in as oneself never buys more guesses at someone else's password.
+  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const addressKey = `sign-in:ip:${clientIp}`;
+  const accountKey = `sign-in:account:${createHash("sha256").update(email).digest("hex")}`;
+  const [address, account] = await Promise.all([peekRateLimit(addressKey, SIGN_IN_ATTEMPTS), peekRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS)]);
+  if (!address.allowed || !account.allowed) {
+    const minutes = Math.ceil(Math.max(address.retryAfterSeconds, account.retryAfterSeconds) / 60);
     return { error: `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
   }
   let userId: string;
   try {
     // The form is already read: the strategy gets it through the context and a body-less copy of the request.
     const bodiless = new Request(request.url, { headers: request.headers });
-    userId = await authenticator(request).authenticate("password", bodiless, { context: { clientIp, formData: form } });
+    userId = await (await authenticator(request)).authenticate("password", bodiless, { context: { clientIp, formData: form } });
   } catch (error) {
-    if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) return { error: WRONG_CREDENTIALS, status: 401 };
+    if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) {
+      await Promise.all([hitRateLimit(addressKey, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS), hitRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_WINDOW_MS)]);
+      return { error: WRONG_CREDENTIALS, status: 401 };
+    }
     const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
-    console.error("Password sign-in failed:", cause instanceof Error ? cause.message : cause);
+    logError("Password sign-in failed", { error: errorText(cause) });
     return { error: "Sign-in failed. Please try again in a moment.", status: 500 };
   }
-  await resetRateLimit(`sign-in:${clientIp}`);
+  await resetRateLimit(accountKey);
   return signedIn(request, userId, safeRedirect(form.get("redirectTo")));
 }
 
@@ -154,7 +168,7 @@ export async function signInWithPassword(request: Request, form: FormData, clien
 export async function startGoogleSignIn(request: Request): Promise<Response> {
   if (!isGoogleSignInConfigured()) return redirect("/login");
   try {
-    await authenticator(request).authenticate("google", request);
+    await (await authenticator(request)).authenticate("google", request);
     return redirect(SIGNED_IN_HOME); // only reached when already signed in
   } catch (error) {
     if (error instanceof Response) return error;
@@ -166,7 +180,7 @@ export async function startGoogleSignIn(request: Request): Promise<Response> {
 export async function finishGoogleSignIn(request: Request): Promise<Response> {
   if (!isGoogleSignInConfigured()) return redirect("/login");
   try {
-    const userId = await authenticator(request).authenticate("google", request);
+    const userId = await (await authenticator(request)).authenticate("google", request);
     return await signedIn(request, userId, SIGNED_IN_HOME);
   } catch (error) {
     if (error instanceof Response) return error;
@@ -177,7 +191,7 @@ export async function finishGoogleSignIn(request: Request): Promise<Response> {
 async function googleSignInFailed(request: Request, error: unknown): Promise<Response> {
   const cause = error instanceof AuthorizationError ? error.cause ?? error : error;
   const providerError = new URL(request.url).searchParams.get("error");
-  console.error("Google sign-in failed:", providerError ? `provider answered ${providerError}` : cause instanceof Error ? cause.message : cause);
+  logError("Google sign-in failed", { error: providerError ? `provider answered ${providerError}` : errorText(cause) });
   const message =
     cause instanceof GoogleAccountError
       ? cause.message
@@ -190,8 +204,16 @@ async function googleSignInFailed(request: Request, error: unknown): Promise<Res
   return redirect("/login", { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
 }
 
-/** Ends the listener's session (the whole cookie) and goes to the home page. */
+/** Ends the listener's session (its server-side row and the cookie) and goes to the home page. */
 export async function signOut(request: Request): Promise<Response> {
   const session = await getListenerSession(request);
+  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
+}
+
+/** "Sign out everywhere": ends every session of the signed-in account, on every device. */
+export async function signOutEverywhere(request: Request): Promise<Response> {
+  const session = await getListenerSession(request);
+  const userId = session.get("userId");
+  if (userId) await endAllListenerSessions(userId);
   return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
 }

@@ -44,6 +44,8 @@ export interface AppConfig {
   stationTimezone: string;
   /** The address listeners use, for links that leave the site (OAuth callback, feeds). */
   publicUrl: string | null;
+  /** Bearer token that opens /metrics and /healthz details to callers other than loopback (METRICS_TOKEN). */
+  metricsToken: string | null;
   /** Hops of reverse proxies to trust for the client's address (TRUST_PROXY). */
   trustProxy: number;
   /** Files in storage younger than this are never swept as orphans: they may be uploads in flight. */
@@ -223,6 +225,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     google: clientId && clientSecret ? { clientId, clientSecret } : null,
     stationTimezone: timezone(env),
     publicUrl: urlSetting(env, "PUBLIC_URL"),
+    metricsToken: text(env, "METRICS_TOKEN"),
     seedContent: flag(env, "SEED_CONTENT", true),
     trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 10),
     embedAllowedHosts: embedHosts(env),

@@ -8,10 +8,8 @@ import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone"
  * (iCalendar, RFC 5545). Pure functions: callers pass absolute URLs.
  */
 
-/** The origin links in feeds use: PUBLIC_URL when set (behind a proxy), else the request's own. */
-export function publicBaseUrl(request: Request): string {
-  return getConfig().publicUrl ?? new URL(request.url).origin;
-}
+/** The origin links in feeds and pages use: the site's canonical origin (app/models/site-origin.server.ts). */
+export { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 
 // ---------------------------------------------------------------- RSS
 

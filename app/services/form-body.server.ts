@@ -1,14 +1,100 @@
+import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import { formatBytes } from "./uploads.server";
+
 /** What a listener sees when a post is not a form at all (sent as JSON, or cut off on the way). */
 export const FORM_UNREADABLE = "The form could not be read: it arrived incomplete or was not a form. Please send it again.";
 
+export interface FormLimits {
+  /** Bytes of the whole body. */
+  maxBytes: number;
+  maxFields: number;
+  /** Bytes of one field's value. */
+  maxFieldBytes: number;
+}
+
 /**
- * The posted form of a public page. A body that is not a readable form is
- * answered with 400 and that message (thrown, so the action stops there).
+ * Public forms (sign-in, registration, PIN, favourites) are a handful of fields. A long value
+ * still reaches the form's own check (which says which field is too long); many fields do not.
  */
-export async function readForm(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    throw new Response(FORM_UNREADABLE, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+export const PUBLIC_FORM_LIMITS: FormLimits = { maxBytes: 2 * 1024 * 1024, maxFields: 30, maxFieldBytes: 2 * 1024 * 1024 };
+
+const plain = { "Content-Type": "text/plain; charset=utf-8" };
+
+export function formTooLarge(limits: FormLimits): Response {
+  return new Response(
+    `The form is too large: at most ${limits.maxFields} fields and ${formatBytes(limits.maxBytes)} in all (${formatBytes(limits.maxFieldBytes)} per field). Nothing was changed.`,
+    { status: 413, headers: plain },
+  );
+}
+
+const unreadable = () => new Response(FORM_UNREADABLE, { status: 400, headers: plain });
+
+/**
+ * Reads an application/x-www-form-urlencoded body as it streams in, counting
+ * bytes and fields while reading: a body over the limits is refused with 413
+ * (a thrown Response) before the rest of it is read or anything is parsed.
+ */
+export async function readUrlEncoded(request: Request, limits: FormLimits): Promise<[string, string][]> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let separators = 0;
+  let over = false;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Past the limits the rest is read but neither kept nor parsed (its size is bounded by
+      // server/security.ts): a browser shows an answer sent mid-upload as a dropped connection.
+      if (over) continue;
+      bytes += value.length;
+      for (const byte of value) if (byte === 0x26 /* & */) separators++;
+      if (bytes > limits.maxBytes || separators >= limits.maxFields) over = true;
+      else chunks.push(Buffer.from(value));
+    }
   }
+  if (over) throw formTooLarge(limits);
+  const fields = [...new URLSearchParams(Buffer.concat(chunks).toString("utf8"))];
+  if (fields.length > limits.maxFields || fields.some(([, value]) => Buffer.byteLength(value) > limits.maxFieldBytes)) throw formTooLarge(limits);
+  return fields;
+}
+
+async function drain(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of data) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  return size > limit ? null : Buffer.concat(chunks);
+}
+
+/**
+ * The posted form of a public page, read with bounded memory (PUBLIC_FORM_LIMITS):
+ * urlencoded or multipart text fields; files are not accepted. A body that is
+ * not a readable form is answered with 400, one over the limits with 413
+ * (thrown, so the action stops there).
+ */
+export async function readForm(request: Request, limits: FormLimits = PUBLIC_FORM_LIMITS): Promise<FormData> {
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  const form = new FormData();
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    for (const [name, value] of await readUrlEncoded(request, limits)) form.append(name, value);
+    return form;
+  }
+  if (!type.startsWith("multipart/form-data")) throw unreadable();
+  let parts = 0;
+  let over = false;
+  try {
+    await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
+      const value = await drain(part.data, limits.maxFieldBytes);
+      if (++parts > limits.maxFields || value === null || part.filename !== undefined) over = true;
+      else form.append(part.name, value.toString("utf8"));
+      return undefined;
+    });
+  } catch {
+    throw unreadable();
+  }
+  if (over) throw formTooLarge(limits);
+  return form;
 }

@@ -38,3 +38,12 @@ export async function checkHealth(timeoutMs = 3_000): Promise<Health> {
   ]);
   return { ok: database.ok && storageHealth.ok, database, storage: { kind: storage.kind, ...storageHealth } };
 }
+
+/** The same report with each component's error text left out (what anonymous callers get). */
+export function withoutErrorTexts(health: Health): Health {
+  return {
+    ok: health.ok,
+    database: { ok: health.database.ok },
+    storage: { kind: health.storage.kind, ok: health.storage.ok },
+  };
+}

@@ -5,6 +5,12 @@ import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 export const VARIANT_WIDTHS = [320, 640, 1280] as const;
 const MAX_DIMENSION = 2400;
 const MAX_INPUT_PIXELS = 40_000_000;
+/**
+ * What decoding may cost in memory: width x height x channels x bytes per sample.
+ * Pixels alone let a 16-bit or float image of allowed size take several times as much.
+ */
+export const MAX_DECODED_BYTES = 128 * 1024 * 1024;
+const BYTES_PER_SAMPLE: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
 
 export interface PreparedImage {
   data: Buffer;
@@ -35,6 +41,17 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
   }
   if (!detectImageFormat(input)) {
     throw new UploadError("That file is not an image we accept: upload a JPEG, PNG, GIF, WebP or AVIF picture.");
+  }
+  // The header alone says what decoding would cost; refuse before decoding anything.
+  let decodedBytes: number;
+  try {
+    const { width = 0, height = 0, channels = 4, depth = "uchar" } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).metadata();
+    decodedBytes = width * height * channels * (BYTES_PER_SAMPLE[depth] ?? 8);
+  } catch (error) {
+    throw new UploadError(`The image could not be read (${(error as Error).message}); please upload another file.`);
+  }
+  if (decodedBytes > MAX_DECODED_BYTES) {
+    throw new UploadError(`The image is too large to process (${formatBytes(decodedBytes)} once decoded; the limit is ${formatBytes(MAX_DECODED_BYTES)}). Please upload a smaller or 8-bit picture.`);
   }
   try {
     const source = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).rotate();

@@ -2,6 +2,8 @@ import { db } from "./db.server";
 
 export interface RateLimitResult {
   allowed: boolean;
+  /** Attempts counted in the current window, this one included. */
+  count: number;
   /** Seconds until the window resets (for Retry-After). */
   retryAfterSeconds: number;
 }
@@ -20,6 +22,7 @@ export async function hitRateLimit(key: string, limit: number, windowMs: number)
     RETURNING "count", "resetAt"`;
   const { count, resetAt } = rows[0];
   return {
+    count,
     allowed: count <= limit,
     retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000)),
   };
@@ -28,4 +31,18 @@ export async function hitRateLimit(key: string, limit: number, windowMs: number)
 /** Forgets the attempts against `key` (e.g. after a successful sign-in). */
 export async function resetRateLimit(key: string): Promise<void> {
   await db().rateLimit.deleteMany({ where: { key } });
+}
+
+/**
+ * Whether `key` is still under `limit` in its current window, without counting
+ * an attempt (for counters that only failures move, checked before each try).
+ */
+export async function peekRateLimit(key: string, limit: number): Promise<RateLimitResult> {
+  const row = await db().rateLimit.findUnique({ where: { key } });
+  if (!row || row.resetAt.getTime() <= Date.now()) return { count: 0, allowed: true, retryAfterSeconds: 0 };
+  return {
+    count: row.count,
+    allowed: row.count < limit,
+    retryAfterSeconds: Math.max(1, Math.ceil((row.resetAt.getTime() - Date.now()) / 1000)),
+  };
 }

@@ -27,8 +27,13 @@ function contentListeners(): Set<() => void> {
 
 /** Tells every open page about a change; model functions call this after they commit. */
 export function publish<T>(topic: RealtimeTopic, change: RealtimeChange<T>): void {
+  peekSingleton<SocketServer>("io")?.emit(topic, change);
+  announceContentChanged();
+}
+
+/** Tells this and every other instance that rendered pages are stale (no page event is sent). */
+export function announceContentChanged(): void {
   const io = peekSingleton<SocketServer>("io");
-  io?.emit(topic, change);
   // Other app instances hear it through the shared adapter (nothing to reach without one).
   if (io && peekSingleton<boolean>("ioShared")) io.serverSideEmit(CONTENT_CHANGED);
   for (const listener of contentListeners()) listener();

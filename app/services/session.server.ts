@@ -1,34 +1,91 @@
-import { createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
+import { randomBytes } from "node:crypto";
+import { createCookie, createSession, createSessionStorage, type Session, type SessionStorage } from "@remix-run/node";
+import type { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "./config.server";
+import { db } from "./db.server";
 import { singleton } from "./singleton.server";
 
 export interface ListenerSessionData {
   userId: string;
-  /** Anonymous id used to count plays once per listener session (never linked to a user). */
+  /** Anonymous id used to count plays once per listener and day (never linked to a user). */
   listenerId: string;
+  /** When this browser started each episode (ms), so a play counts only after it really played. */
+  playStarts: Record<string, number>;
 }
 
+type ListenerFlash = { error: string };
+export type ListenerSession = Session<Partial<ListenerSessionData>, ListenerFlash>;
+
+const SESSION_DAYS = 30;
+
 /**
- * The listener's cookie session (signed with SESSION_SECRET): who is signed
- * in, and an anonymous id for play counts. Admin access has its own session.
+ * The listener's session, stored server-side in ListenerSession rows; the
+ * signed `__session` cookie only names its row. Signing out deletes the row,
+ * so a copied or replayed cookie stops working at once, and "sign out
+ * everywhere" deletes every row of the account. A cookie whose row is gone
+ * reads as a brand-new session and is never given its old id again.
  */
-export function listenerSessionStorage(): SessionStorage<Partial<ListenerSessionData>, { error: string }> {
+export function listenerSessionStorage(): SessionStorage<Partial<ListenerSessionData>, ListenerFlash> {
   return singleton("listenerSessionStorage", () => {
     const config = getConfig();
-    return createCookieSessionStorage<Partial<ListenerSessionData>, { error: string }>({
-      cookie: {
-        name: "__session",
-        httpOnly: true,
-        sameSite: "lax",
-        path: "/",
-        secure: config.production,
-        secrets: [config.sessionSecret!],
-        maxAge: 60 * 60 * 24 * 30,
+    const cookie = createCookie("__session", {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: config.production,
+      secrets: [config.sessionSecret!],
+      maxAge: 60 * 60 * 24 * SESSION_DAYS,
+    });
+    const expiry = (expires: Date | undefined) => expires ?? new Date(Date.now() + SESSION_DAYS * 86_400_000);
+    const userOf = (data: Record<string, unknown>) => (typeof data.userId === "string" ? data.userId : null);
+    const base = createSessionStorage<Partial<ListenerSessionData>, ListenerFlash>({
+      cookie,
+      async createData(data, expires) {
+        const id = randomBytes(32).toString("base64url");
+        await db().listenerSession.create({ data: { id, data: data as Prisma.InputJsonValue, userId: userOf(data), expiresAt: expiry(expires) } });
+        // Now and then, forget sessions that ran out (no separate job needed).
+        if (Math.random() < 0.01) await db().listenerSession.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+        return id;
+      },
+      async readData(id) {
+        const row = await db().listenerSession.findUnique({ where: { id } });
+        return row && row.expiresAt > new Date() ? (row.data as Partial<ListenerSessionData>) : null;
+      },
+      // Only an existing row is updated: a revoked session is never brought back by its old cookie.
+      async updateData(id, data, expires) {
+        await db().listenerSession.updateMany({ where: { id }, data: { data: data as Prisma.InputJsonValue, userId: userOf(data), expiresAt: expiry(expires) } });
+      },
+      async deleteData(id) {
+        await db().listenerSession.deleteMany({ where: { id } });
       },
     });
+    return {
+      ...base,
+      async getSession(cookieHeader, options) {
+        const id: unknown = await cookie.parse(cookieHeader ?? null, options);
+        if (typeof id !== "string" || id === "") return createSession();
+        const row = await db().listenerSession.findUnique({ where: { id } });
+        if (!row || row.expiresAt <= new Date()) return createSession();
+        return createSession(row.data as Partial<ListenerSessionData>, id);
+      },
+    };
   });
 }
 
-export function getListenerSession(request: Request) {
+export function getListenerSession(request: Request): Promise<ListenerSession> {
   return listenerSessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+/**
+ * The same session data under a new id (the old row is deleted): used when
+ * someone signs in, so an id known before signing in is worth nothing after.
+ */
+export async function rotateListenerSession(session: ListenerSession): Promise<ListenerSession> {
+  if (session.id) await db().listenerSession.deleteMany({ where: { id: session.id } });
+  return createSession(session.data, "");
+}
+
+/** Ends every session of this account, on every device. */
+export async function endAllListenerSessions(userId: string): Promise<void> {
+  await db().listenerSession.deleteMany({ where: { userId } });
 }

@@ -20,3 +20,16 @@ export class StorageUnavailableError extends UploadError {
     super("The file could not be saved because media storage is not reachable right now. Nothing was changed; please try again in a moment.", { cause });
   }
 }
+
+/**
+ * Large uploads (episode audio, up to MAX_AUDIO_BYTES) are read and processed
+ * one at a time per instance: the next waits unread (TCP holds its bytes back),
+ * so parallel uploads cannot add up in memory.
+ */
+export function oneUploadAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const queue = globalThis as unknown as { __spinUploadQueue?: Promise<unknown> };
+  const previous = queue.__spinUploadQueue ?? Promise.resolve();
+  const run = previous.catch(() => {}).then(work);
+  queue.__spinUploadQueue = run.catch(() => {});
+  return run;
+}

@@ -1,0 +1,168 @@
+import { adminCookie } from "./helpers/admin";
+import { rawRequest } from "./helpers/raw-http";
+import { startTestServer, type TestServer } from "./helpers/server";
+
+/*
+ * Finding 1 of the second security round: poisoning the anonymous page cache
+ * through Host / X-Forwarded-Host and through cookie names the "anonymous"
+ * test did not recognise, and absolute URLs built from a visitor's Host.
+ */
+
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+describe("the page cache cannot be poisoned", () => {
+  let server: TestServer;
+  let host: string;
+  let episodePath: string;
+  beforeAll(async () => {
+    server = await startTestServer({ SEED_CONTENT: "true" });
+    host = `localhost:${server.port}`;
+    const list = await rawRequest(server.url, "/cardlistmore", {
+      headers: { Host: host },
+    });
+    episodePath = /href="(\/play\/\d+)"/.exec(list.body)![1];
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses a Host or forwarded host a host name cannot hold, and /listen stays /listen", async () => {
+    const hostile: Record<string, string>[] = [
+      { Host: "localhost\\CrewSpin?" },
+      { Host: `localhost:${server.port}\\Chart#` },
+      { Host: "localhost/CrewSpin?" },
+      { Host: "evil.example\\events?x=" },
+      { Host: "local host" },
+      { Host: "localhost@evil.example" },
+      { Host: "localhost:12ab" },
+      { Host: host, "X-Forwarded-Host": "localhost\\CrewSpin?" },
+      { Host: host, "X-Forwarded-Host": "localhost:1\\Chart?" },
+      { Host: host, "X-Forwarded-Host": "evil.example/x" },
+    ];
+    for (const headers of hostile) {
+      for (const path of ["/listen", "/listen.data", "/play/1"]) {
+        const response = await rawRequest(server.url, path, { headers });
+        expect(response.status, `${JSON.stringify(headers)} ${path}`).toBe(400);
+      }
+    }
+    const listen = await rawRequest(server.url, "/listen", {
+      headers: { Host: host },
+    });
+    expect(listen.status).toBe(200);
+    expect(titleOf(listen.body)).toMatch(/^LISTEN/);
+  });
+
+  it("never serves one visitor's Host in another visitor's absolute URLs", async () => {
+    const variants: Record<string, string>[] = [
+      { Host: "attacker.example" },
+      { Host: "attacker.example:8443" },
+      { Host: "ATTACKER.example" },
+      { Host: host, "X-Forwarded-Host": "attacker.example" },
+      { Host: host, "X-Forwarded-Host": "localhost:8443" },
+      { Host: host, "X-Forwarded-Proto": "https" },
+    ];
+    for (const headers of variants) {
+      // Twice, so the second one would be a replay if it had been stored.
+      for (let i = 0; i < 2; i++) await rawRequest(server.url, episodePath, { headers });
+      const honest = await rawRequest(server.url, episodePath, {
+        headers: { Host: host },
+      });
+      expect(honest.status).toBe(200);
+      expect(honest.body, JSON.stringify(headers)).not.toMatch(/attacker\.example|:8443|https:\/\/localhost/i);
+      expect(honest.body).toContain(`http://${host}${episodePath}`);
+    }
+  });
+
+  it("keeps signed-in and admin renders out of the cache whatever the cookie name's spacing or case", async () => {
+    const admin = await adminCookie(server.url);
+    const [, value] = admin.split("=");
+    const variants = [`__admin =${value}`, `__admin\t=${value}`, ` __admin=${value}`, `x=1;__admin  =${value}`, `__ADMIN=${value}`, `__Admin =${value}`];
+    for (const cookie of variants) {
+      const path = "/cardlistmore";
+      for (let i = 0; i < 2; i++) {
+        const personal = await rawRequest(server.url, path, {
+          headers: { Host: host, Cookie: cookie },
+        });
+        expect(personal.headers.etag, cookie).toBeUndefined();
+      }
+      const anonymous = await rawRequest(server.url, path, {
+        headers: { Host: host },
+      });
+      // The admin strip (the admin-only link to the dashboard) never reaches an anonymous visitor.
+      expect(anonymous.body, cookie).not.toContain("/dashboard-admin");
+    }
+  });
+
+  it("stores only exact requests: a query string or another method renders but is never replayed to the plain URL", async () => {
+    await rawRequest(server.url, "/events?x=1", { headers: { Host: host } });
+    const events = await rawRequest(server.url, "/events", {
+      headers: { Host: host },
+    });
+    expect(events.status).toBe(200);
+    expect(titleOf(events.body)).toMatch(/^EVENTS/i);
+  });
+  it("takes the origin the admin confirmed once as canonical, when PUBLIC_URL is unset", async () => {
+    {
+      const admin = await adminCookie(server.url);
+      const dashboard = await rawRequest(server.url, "/dashboard-admin", {
+        headers: { Host: host, Cookie: admin },
+      });
+      // Prefilled from the admin's own request.
+      expect(dashboard.body).toContain(`value="http://${host}"`);
+      const confirm = await rawRequest(server.url, "/dashboard-admin", {
+        method: "POST",
+        headers: {
+          Host: host,
+          Cookie: admin,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({
+          intent: "site-origin",
+          formId: "site-origin",
+          origin: "https://radio.example.net",
+        }).toString(),
+      });
+      expect(confirm.status).toBe(200);
+      const list = await rawRequest(server.url, "/cardlistmore", {
+        headers: { Host: host },
+      });
+      const path = /href="(\/play\/\d+)"/.exec(list.body)![1];
+      for (const hostHeader of ["attacker.example", host]) {
+        const page = await rawRequest(server.url, path, {
+          headers: { Host: hostHeader },
+        });
+        expect(page.body).toContain(`https://radio.example.net${path}`);
+        expect(page.body).not.toContain("attacker.example");
+      }
+      // Only an admin may confirm it.
+      const anonymous = await rawRequest(server.url, "/dashboard-admin", {
+        method: "POST",
+        headers: {
+          Host: host,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({
+          intent: "site-origin",
+          origin: "https://attacker.example",
+        }).toString(),
+      });
+      expect(anonymous.status).toBe(403);
+    }
+  });
+});
+
+describe("the canonical origin", () => {
+  it("comes from PUBLIC_URL for every visitor, whatever Host says", async () => {
+    // Without seeded content: the feed carries absolute URLs, and the play pages take theirs from the same publicBaseUrl.
+    const server = await startTestServer({ PUBLIC_URL: "https://radio.example.org" });
+    try {
+      const feed = await rawRequest(server.url, "/podcast.xml", {
+        headers: { Host: "attacker.example" },
+      });
+      expect(feed.body).toContain("https://radio.example.org/podcast.xml");
+      expect(feed.body).not.toContain("attacker.example");
+    } finally {
+      await server.stop();
+    }
+  });
+});
