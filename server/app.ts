@@ -10,7 +10,7 @@ import { Server as SocketServer } from "socket.io";
 import { setConfig, type AppConfig } from "~/services/config.server";
 import { waitForDatabase } from "~/services/database-check.server";
 import { connectDb, disconnectDb } from "~/services/db.server";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
+import type { EmbeddedPostgres } from "~/services/embedded-postgres.server";
 import { checkHealth } from "~/services/health.server";
 import { applyMigrations } from "~/services/migrations.server";
 import { registerGauge } from "~/services/metrics.server";
@@ -21,6 +21,7 @@ import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
 import { SEED_DIR, seedStation } from "~/models/seed.server";
 import { setSingleton } from "~/services/singleton.server";
+import { startStationDatabase } from "~/services/station-database.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
@@ -78,9 +79,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(path.join(config.dataDir, "pgdata"));
+    embedded = await startStationDatabase(config.dataDir, log);
     databaseUrl = embedded.url;
-    log(`Embedded PostgreSQL (data in ${path.join(config.dataDir, "pgdata")})`);
+    log(`Embedded PostgreSQL (data in ${path.join(config.dataDir, "postgres")})`);
   }
 
   try {

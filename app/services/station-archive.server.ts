@@ -4,11 +4,10 @@ import { rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import pg from "pg";
-import path from "node:path";
 import type { AppConfig } from "./config.server";
 import { assertDatabaseReachable } from "./database-check.server";
-import { startEmbeddedPostgres } from "./embedded-postgres.server";
 import { applyMigrations } from "./migrations.server";
+import { startStationDatabase } from "./station-database.server";
 import { createStorage, type Storage } from "./storage.server";
 import { readTar, TarFormatError, TarWriter } from "./tar.server";
 
@@ -272,7 +271,7 @@ export async function importStation({ databaseUrl, storage, file, log = () => {}
  * be stopped) and its storage, as the server would open them.
  */
 export async function withStation<T>(config: AppConfig, use: (station: { databaseUrl: string; storage: Storage }) => Promise<T>): Promise<T> {
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(path.join(config.dataDir, "pgdata"));
+  const embedded = config.databaseUrl ? null : await startStationDatabase(config.dataDir);
   try {
     const databaseUrl = config.databaseUrl ?? embedded!.url;
     await assertDatabaseReachable(databaseUrl);
