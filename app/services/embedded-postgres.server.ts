@@ -139,6 +139,16 @@ async function runAsIds(): Promise<{ uid?: number; gid?: number }> {
   }
 }
 
+/**
+ * As root, the server's user must be able to pass through the directory holding the
+ * cluster (mkdtemp and some umasks make it 0700): execute permission only, so the
+ * files beside the cluster (session secret, password) stay unreadable to it.
+ */
+async function letServerUserThrough(dir: string): Promise<void> {
+  const { mode } = await fs.stat(dir);
+  if ((mode & 0o001) === 0) await fs.chmod(dir, (mode & 0o7777) | 0o001);
+}
+
 async function readOrCreatePassword(file: string): Promise<string> {
   try {
     const stored = (await fs.readFile(file, "utf8")).trim();
@@ -283,7 +293,10 @@ async function initialise(dir: string, password: string, ids: { uid?: number; gi
     );
     const { lastLine } = collectOutput(child, () => {});
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve).on("error", () => resolve(-1)));
-    if (code !== 0) throw new EmbeddedPostgresError(`Could not create the embedded database in ${dir}: ${lastLine()}`);
+    if (code !== 0) {
+      const hint = ids.uid !== undefined && /Permission denied/.test(lastLine()) ? ` (as root, the database runs as the system user ${USER}, which must be able to reach ${path.dirname(dir)})` : "";
+      throw new EmbeddedPostgresError(`Could not create the embedded database in ${dir}: ${lastLine()}${hint}`);
+    }
   } finally {
     await fs.rm(pwfile, { force: true });
   }
@@ -303,6 +316,7 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
   const { postgres, pg_ctl } = await findBinaries();
   const password = await readOrCreatePassword(options.passwordFile);
   const ids = await runAsIds();
+  if (ids.uid !== undefined) await letServerUserThrough(path.dirname(dir));
   const initialised = await fs.access(path.join(dir, "PG_VERSION")).then(() => true, () => false);
   if (!initialised) await initialise(dir, password, ids, log);
   else await stopOrphanedServer(dir, log);
