@@ -282,12 +282,14 @@ async function main(): Promise<void> {
   heading("Start-up");
   await stopGracefully(server);
   if (profile) {
-    const written = (await fsp.readdir(profileDir).catch(() => [] as string[])).filter((f) => f.endsWith(".cpuprofile"));
+    // One profile per thread (tsx's loader runs in a worker): the main thread's is the largest.
+    const files = (await fsp.readdir(profileDir).catch(() => [] as string[])).filter((f) => f.endsWith(".cpuprofile"));
+    const written = files.map((f) => path.join(profileDir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
     if (written.length === 0) {
       log("no CPU profile was written (the server did not exit cleanly)");
     } else {
       const target = path.resolve(`bench-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`);
-      await fsp.copyFile(path.join(profileDir, written[0]!), target);
+      await fsp.copyFile(written[0]!, target);
       log(`CPU profile of the server (whole run) written to ${target}; open it in Chrome DevTools or speedscope`);
       for (const line of summariseProfile(await fsp.readFile(target, "utf8"))) log(line);
     }

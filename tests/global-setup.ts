@@ -7,7 +7,7 @@ import { startPostgresCluster } from "~/services/embedded-postgres.server";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The embedded PostgreSQL server of this test run (no database path), when TEST_DATABASE_URL is unset. */
+    /** The `postgres` database of this test run's embedded PostgreSQL server, when TEST_DATABASE_URL is unset. */
     embeddedServerUrl: string | null;
   }
 }
@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-test-pg-"));
   const cluster = await startPostgresCluster({ dir: path.join(dir, "cluster"), passwordFile: path.join(dir, "password"), maxConnections: 200 });
-  project.provide("embeddedServerUrl", cluster.serverUrl);
+  project.provide("embeddedServerUrl", cluster.urlFor("postgres"));
   return async () => {
     await cluster.stop();
     await fs.rm(dir, { recursive: true, force: true });

@@ -20,8 +20,8 @@ import pg from "pg";
 export interface EmbeddedPostgres {
   /** postgresql:// URL of the cluster's `database`. */
   url: string;
-  /** URL without a database path, to create more databases (tests). */
-  serverUrl: string;
+  /** The URL of another database on the same server (tests create one per file). */
+  urlFor(database: string): string;
   pid: number;
   stop(): Promise<void>;
 }
@@ -321,8 +321,13 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
   if (!initialised) await initialise(dir, password, ids, log);
   else await stopOrphanedServer(dir, log);
 
-  const port = await freePort();
-  const settings = { ...SMALL_MACHINE_SETTINGS, listen_addresses: "127.0.0.1", port: String(port), unix_socket_directories: "", max_connections: String(options.maxConnections ?? 40) };
+  // A Unix socket inside the cluster directory (which only the server's user and root can enter)
+  // where the platform has them and the path fits their 107-byte limit: a query's round trip
+  // costs the web server less than through loopback TCP. Otherwise loopback TCP on a free port.
+  const socketDir = process.platform !== "win32" && Buffer.byteLength(path.join(dir, ".s.PGSQL.5432")) < 100 ? dir : null;
+  const port = socketDir ? 5432 : await freePort();
+  const connection = socketDir ? { listen_addresses: "", unix_socket_directories: socketDir } : { listen_addresses: "127.0.0.1", unix_socket_directories: "" };
+  const settings = { ...SMALL_MACHINE_SETTINGS, ...connection, port: String(port), max_connections: String(options.maxConnections ?? 40) };
   const child = spawn(postgres, ["-D", dir, ...Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`])], {
     ...ids,
     // Its own process group: Ctrl-C reaches only the app, which stops the database after
@@ -344,10 +349,13 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
   };
   process.once("exit", stopOnExit);
 
-  const serverUrl = `postgresql://${USER}:${password}@127.0.0.1:${port}`;
+  const urlFor = (database: string) =>
+    socketDir
+      ? `postgresql://${USER}:${password}@localhost/${encodeURIComponent(database)}?host=${encodeURIComponent(socketDir)}`
+      : `postgresql://${USER}:${password}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   const ready = await waitUntil(async () => {
     if (exited) return true;
-    const client = new pg.Client({ connectionString: `${serverUrl}/postgres`, connectionTimeoutMillis: 1_000 });
+    const client = new pg.Client({ connectionString: urlFor("postgres"), connectionTimeoutMillis: 1_000 });
     try {
       await client.connect();
       if (options.database) {
@@ -370,8 +378,8 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
   passOn(true);
   let stopping: Promise<void> | null = null;
   return {
-    url: `${serverUrl}/${options.database ?? "postgres"}`,
-    serverUrl,
+    url: urlFor(options.database ?? "postgres"),
+    urlFor,
     pid: child.pid!,
     stop() {
       stopping ??= (async () => {

@@ -15,7 +15,7 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const embeddedServerUrl = inject("embeddedServerUrl");
-  const serverUrl = process.env.TEST_DATABASE_URL ?? (embeddedServerUrl ? `${embeddedServerUrl}/postgres` : null);
+  const serverUrl = process.env.TEST_DATABASE_URL ?? embeddedServerUrl;
   if (!serverUrl) throw new Error("No test database server: set TEST_DATABASE_URL or run the tests through vitest's global setup");
   const name = `spin_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
