@@ -7,7 +7,7 @@ import { startServer } from "./app";
 // unreachable database end the process with one clear line, not a stack trace.
 try {
   const config = loadConfig();
-  const server = await startServer(config, { watchBuild: process.env.NODE_ENV === "development" });
+  const server = await startServer(config, { watchBuild: process.env.NODE_ENV === "development", seedInSeparateProcess: true });
   console.log(`${config.station.name} is on the air at ${server.url}`);
   const shutdown = async (signal: string) => {
     console.log(`${signal} received, shutting down`);
