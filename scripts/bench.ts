@@ -128,7 +128,8 @@ async function main(): Promise<void> {
   log(`starting the production server on ${url} (data in a fresh ${dataDir})`);
   const profileDir = path.join(work, "profile");
   const nodeFlags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  const startServer = () => startChild(process.execPath, [...nodeFlags, "--import", "tsx", "server/index.ts"], { cwd: appDir, env, logFile: serverLog, stdout: "log" });
+  // What `npm run serve` runs: the bundled production server.
+  const startServer = () => startChild(process.execPath, [...nodeFlags, "build/server/index.js"], { cwd: appDir, env, logFile: serverLog, stdout: "log" });
   let startedAt = performance.now();
   let server = startServer();
   await waitForHealth(url, server, serverLog);

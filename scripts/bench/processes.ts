@@ -37,12 +37,17 @@ async function buildProblem(): Promise<string | null> {
   if (!fs.existsSync(serverBuild)) return "no build yet";
   if ((await fsp.stat(serverBuild)).mtimeMs < (await newestMtime(path.join(ROOT, "app")))) return "app/ changed since the last build";
   if ((await fsp.readFile(serverBuild, "utf8")).includes("jsxDEV")) return "the build is a development build";
+  // The production server itself is bundled too (npm run build:server), from server/ and app/.
+  const serverBundle = path.join(ROOT, "build/server/index.js");
+  if (!fs.existsSync(serverBundle)) return "no server bundle yet";
+  const sources = Math.max(await newestMtime(path.join(ROOT, "app")), await newestMtime(path.join(ROOT, "server")));
+  if ((await fsp.stat(serverBundle)).mtimeMs < sources) return "server/ or app/ changed since the server was bundled";
   return null;
 }
 
 async function remixBuild(reason: string, log: (line: string) => void): Promise<void> {
-  log(`building (${reason}): npx remix build`);
-  await run("npx", ["remix", "build"], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" }, timeout: 180_000 });
+  log(`building (${reason}): npm run build`);
+  await run("npm", ["run", "build"], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" }, timeout: 180_000 });
 }
 
 /**
