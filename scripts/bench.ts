@@ -115,6 +115,8 @@ async function main(): Promise<void> {
     throw new Error(`The open-file limit (ulimit -n) is ${fileLimit}; ${listeners} listeners need about ${listeners + 500}. Run \`ulimit -n ${Math.max(4096, listeners * 2)}\` in this shell first, or pass --listeners ${Math.max(1, Number(fileLimit) - 500)}.`);
   }
   const work = await makeTempDir("spin-bench-");
+  // Run as root, the embedded PostgreSQL runs as the user postgres, which must pass through here.
+  await fsp.chmod(work, 0o711);
 
   const appDir = await prepareProductionBuild(log);
   const port = await freePort();
