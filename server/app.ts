@@ -105,7 +105,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   try {
     await waitForDatabase(databaseUrl, { retries: config.databaseConnectRetries, log });
     await applyMigrations(databaseUrl, log);
-    connectDb(databaseUrl);
+    // The embedded server shares a small machine with the app: a few connections keep its cores
+    // busy, and each one more is another PostgreSQL process holding memory.
+    connectDb(databaseUrl, embedded ? 5 : 10);
     const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
     setConfig({ ...config, sessionSecret });
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
