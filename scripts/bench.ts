@@ -1,7 +1,9 @@
 // `npm run bench`: the production server on the embedded defaults, loaded on loopback next to
 // a bare Node baseline, with each figure printed beside its target (README "Benchmark").
 // Options: --listeners N (or BENCH_LISTENERS, default 2000), --duration S (or BENCH_DURATION,
-// seconds per load run, default 10), --skip-lighthouse.
+// seconds per load run, default 10), --idle S (or BENCH_IDLE, seconds idle before the idle
+// memory figure, default 60), --skip-lighthouse, --profile (writes a CPU profile of the server
+// under load to bench-<time>.cpuprofile and prints where its time went).
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import fs from "node:fs";
@@ -11,11 +13,14 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { load, type LoadResult } from "./bench/http-load";
 import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
-import { cleanUp, firstLine, freePort, makeTempDir, prepareProductionBuild, residentBytes, startChild } from "./bench/processes";
+import { summariseProfile } from "./bench/profile";
+import { cleanUp, firstLine, freePort, makeTempDir, prepareProductionBuild, residentBytes, startChild, stopGracefully, treePss } from "./bench/processes";
 import { connectListeners, percentile } from "./bench/realtime";
 import { figure, formatNumber, heading, kilobytes, megabytes, missedTargets, unmeasured } from "./bench/report";
 
 const CONNECTIONS = 50;
+// Signed-in pages are measured as the issue's targets state them: at 20 connections.
+const SIGNED_IN_CONNECTIONS = 20;
 const MEDIA_RANGE_BYTES = 65_536;
 const HEALTH_TIMEOUT_MS = 120_000;
 // The sanitizer keeps only the player itself; this one is on the default allow-list.
@@ -77,16 +82,41 @@ async function adminCookie(url: string, pin: string): Promise<string> {
   return cookie.split(";")[0];
 }
 
+/** A listener account, registered and signed in: the cookies of its session. */
+async function listenerCookie(url: string): Promise<string> {
+  const email = `bench-${Date.now()}@example.com`;
+  const password = "bench-password-123";
+  const post = (page: string, fields: Record<string, string>) =>
+    fetch(`${url}${page}`, {
+      method: "POST",
+      headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
+  const registered = await post("/register", { name: "Bench Listener", email, password, conPassword: password });
+  if (registered.status !== 302) throw new Error(`POST /register answered ${registered.status}`);
+  const signedIn = await post("/login", { email, password });
+  const cookies = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (signedIn.status !== 302 || cookies.length === 0) throw new Error(`POST /login answered ${signedIn.status} without a session`);
+  return cookies.join("; ");
+}
+
+const stationPss = (pid: number | undefined) => treePss(pid)?.bytes ?? null;
+
 async function main(): Promise<void> {
   const listeners = option("--listeners", "BENCH_LISTENERS", 2000);
   const duration = option("--duration", "BENCH_DURATION", 10);
+  const idleSeconds = option("--idle", "BENCH_IDLE", 60);
   const withLighthouse = !process.argv.includes("--skip-lighthouse");
+  const profile = process.argv.includes("--profile");
   // Each listener holds a socket here and one in the server (both inherit this shell's limit).
   const fileLimit = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
   if (fileLimit !== "unlimited" && Number(fileLimit) < listeners + 500) {
     throw new Error(`The open-file limit (ulimit -n) is ${fileLimit}; ${listeners} listeners need about ${listeners + 500}. Run \`ulimit -n ${Math.max(4096, listeners * 2)}\` in this shell first, or pass --listeners ${Math.max(1, Number(fileLimit) - 500)}.`);
   }
   const work = await makeTempDir("spin-bench-");
+  // Run as root, the embedded PostgreSQL runs as the user postgres, which must pass through here.
+  await fsp.chmod(work, 0o711);
 
   const appDir = await prepareProductionBuild(log);
   const port = await freePort();
@@ -98,8 +128,14 @@ async function main(): Promise<void> {
   for (const name of ["DATABASE_URL", "S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET", "STREAM_URL", "PUBLIC_URL"]) delete env[name];
   const serverLog = path.join(work, "server.log");
   log(`starting the production server on ${url} (data in a fresh ${dataDir})`);
-  const server = startChild(process.execPath, ["--import", "tsx", "server/index.ts"], { cwd: appDir, env, logFile: serverLog, stdout: "log" });
+  const profileDir = path.join(work, "profile");
+  const nodeFlags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  // What `npm run serve` runs: the bundled production server.
+  const startServer = () => startChild(process.execPath, [...nodeFlags, "build/server/index.js"], { cwd: appDir, env, logFile: serverLog, stdout: "log" });
+  let startedAt = performance.now();
+  let server = startServer();
   await waitForHealth(url, server, serverLog);
+  const firstStartMs = performance.now() - startedAt;
 
   const listenHtml = await fetchText(`${url}/listen`);
   const episodeId = /href="\/play\/(\d+)"/.exec(listenHtml)?.[1];
@@ -120,13 +156,20 @@ async function main(): Promise<void> {
   });
   const baseline = `http://127.0.0.1:${(JSON.parse(await firstLine(baselineProcess, 30_000)) as { port: number }).port}`;
 
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const idleRss = residentBytes(server.pid);
+  log(`idle for ${idleSeconds} s after seeding (--idle)`);
+  await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1_000));
+  const idle = treePss(server.pid);
 
   heading(`SPIN RADIO benchmark · ${new Date().toISOString()} · Node ${process.version} · loopback, ${CONNECTIONS} connections, ${duration} s per run`);
   // Other work on the machine shares its cores with both servers and the load generator.
-  figure(`machine: ${os.cpus().length} cores, load average (1 min)`, formatNumber(os.loadavg()[0], 2));
-  figure("server RSS at idle (embedded PostgreSQL in-process)", megabytes(idleRss));
+  figure(`machine: ${os.cpus().length} cores, load average (1 / 5 min)`, `${formatNumber(os.loadavg()[0], 2)} / ${formatNumber(os.loadavg()[1], 2)}`);
+  figure("first start to healthy (init + migrate + seed)", ms(firstStartMs));
+  if (idle) {
+    figure(`idle memory, whole station (PSS, ${idle.processes} processes, ${idleSeconds} s idle)`, megabytes(idle.bytes), { text: "≤ 250 MB", met: idle.bytes <= 250 * 1024 * 1024 });
+  } else {
+    unmeasured("idle memory, whole station (PSS)", "no /proc smaps_rollup", "≤ 250 MB");
+  }
+  figure("server process RSS at idle", megabytes(residentBytes(server.pid)));
 
   const scripts = scriptUrls(listenHtml);
   const gzipped = await Promise.all(scripts.map(async (script) => gzipSync(await fetchText(new URL(script, url).href)).length));
@@ -179,10 +222,14 @@ async function main(): Promise<void> {
 
   heading("HTTP (anonymous, no cookies)");
   let peakRss = residentBytes(server.pid);
-  const measure = async (target: string, headers?: Record<string, string>, bodyBytes?: number) => {
-    const watchPid = target.startsWith(url) ? server.pid : baselineProcess.pid;
-    const result = await load(target, { connections: CONNECTIONS, durationSeconds: duration, headers, bodyBytes, watchPid });
-    if (watchPid === server.pid && result.peakRss !== null) peakRss = Math.max(peakRss ?? 0, result.peakRss);
+  let peakPss = stationPss(server.pid);
+  const measure = async (target: string, headers?: Record<string, string>, bodyBytes?: number, connections = CONNECTIONS) => {
+    const ours = target.startsWith(url);
+    const watchPid = ours ? server.pid : baselineProcess.pid;
+    const sampleMemory = ours ? () => stationPss(server.pid) : undefined;
+    const result = await load(target, { connections, durationSeconds: duration, headers, bodyBytes, watchPid, sampleMemory });
+    if (ours && result.peakRss !== null) peakRss = Math.max(peakRss ?? 0, result.peakRss);
+    if (ours && result.peakSampled !== null) peakPss = Math.max(peakPss ?? 0, result.peakSampled);
     return result;
   };
   // What each answer costs the serving process, whatever else runs on the machine.
@@ -194,7 +241,7 @@ async function main(): Promise<void> {
   const listen = await measure(`${url}/listen`);
   const listenRatio = listen.requestsPerSecond / base.requestsPerSecond;
   figure("/listen requests/s", rps(listen.requestsPerSecond) + failures(listen));
-  figure("/listen ratio to baseline", ratio(listenRatio), { text: "≥ 0.25×", met: listenRatio >= 0.25 });
+  figure("/listen ratio to baseline", ratio(listenRatio), { text: "≥ 0.4×", met: listenRatio >= 0.4 });
   cpuLine("/listen server CPU per request", listen);
   figure("/listen p50 latency", ms(listen.p50Ms));
   figure("/listen p99 latency", ms(listen.p99Ms), { text: "< 100 ms", met: listen.p99Ms < 100 });
@@ -202,6 +249,24 @@ async function main(): Promise<void> {
     const result = await measure(`${url}${page}`);
     figure(`${page} requests/s`, rps(result.requestsPerSecond) + failures(result));
     figure(`${page} p99 latency`, ms(result.p99Ms));
+  }
+
+  heading(`HTTP signed in (no page cache), ${SIGNED_IN_CONNECTIONS} connections`);
+  const listenerCookies = await listenerCookie(url);
+  const adminCookies = await adminCookie(url, adminPin);
+  const signedIn: [string, string, string, { ratio: number; p99?: number } | null][] = [
+    ["listener", "/listen", listenerCookies, { ratio: 0.05, p99: 100 }],
+    ["listener", playPath, listenerCookies, null],
+    ["admin", "/dashboard-admin", adminCookies, { ratio: 0.03 }],
+  ];
+  for (const [who, page, cookie, target] of signedIn) {
+    const result = await measure(`${url}${page}`, { Cookie: cookie }, undefined, SIGNED_IN_CONNECTIONS);
+    const pageRatio = result.requestsPerSecond / base.requestsPerSecond;
+    figure(`${who} ${page} requests/s`, rps(result.requestsPerSecond) + failures(result));
+    figure(`${who} ${page} ratio to baseline`, ratio(pageRatio), target ? { text: `≥ ${target.ratio}×`, met: pageRatio >= target.ratio && result.failed === 0 } : undefined);
+    cpuLine(`${who} ${page} server CPU per request`, result);
+    figure(`${who} ${page} p50 latency`, ms(result.p50Ms));
+    figure(`${who} ${page} p99 latency`, ms(result.p99Ms), target?.p99 ? { text: `< ${target.p99} ms`, met: result.p99Ms < target.p99 } : undefined);
   }
 
   heading(`Media: ${rangeHeader.Range} of ${audioPath}`);
@@ -213,7 +278,30 @@ async function main(): Promise<void> {
   figure("/media by Range", mbps(media.bodyBytesPerSecond) + failures(media));
   figure("/media ratio to disk streaming", ratio(mediaRatio), { text: "≥ 0.8×", met: mediaRatio >= 0.8 });
   cpuLine("/media server CPU per Range request", media);
-  figure("server RSS under load (peak)", megabytes(peakRss));
+  figure("server process RSS under load (peak)", megabytes(peakRss));
+  if (peakPss !== null) figure("memory under load, whole station (PSS, peak)", megabytes(peakPss), { text: "≤ 400 MB", met: peakPss <= 400 * 1024 * 1024 });
+  else unmeasured("memory under load, whole station (PSS, peak)", "no /proc smaps_rollup", "≤ 400 MB");
+
+  heading("Start-up");
+  await stopGracefully(server);
+  if (profile) {
+    // One profile per thread (tsx's loader runs in a worker): the main thread's is the largest.
+    const files = (await fsp.readdir(profileDir).catch(() => [] as string[])).filter((f) => f.endsWith(".cpuprofile"));
+    const written = files.map((f) => path.join(profileDir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
+    if (written.length === 0) {
+      log("no CPU profile was written (the server did not exit cleanly)");
+    } else {
+      const target = path.resolve(`bench-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`);
+      await fsp.copyFile(written[0]!, target);
+      log(`CPU profile of the server (whole run) written to ${target}; open it in Chrome DevTools or speedscope`);
+      for (const line of summariseProfile(await fsp.readFile(target, "utf8"))) log(line);
+    }
+  }
+  startedAt = performance.now();
+  server = startServer();
+  await waitForHealth(url, server, serverLog);
+  const restartMs = performance.now() - startedAt;
+  figure("start to healthy, existing station (after build)", ms(restartMs), { text: "≤ 3,000 ms", met: restartMs <= 3_000 });
 
   if (!withLighthouse) {
     log("Lighthouse skipped (--skip-lighthouse)");

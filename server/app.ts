@@ -10,7 +10,7 @@ import { Server as SocketServer } from "socket.io";
 import { setConfig, type AppConfig } from "~/services/config.server";
 import { waitForDatabase } from "~/services/database-check.server";
 import { connectDb, disconnectDb } from "~/services/db.server";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/services/embedded-postgres.server";
+import type { EmbeddedPostgres } from "~/services/embedded-postgres.server";
 import { checkHealth, withoutErrorTexts } from "~/services/health.server";
 import { applyMigrations } from "~/services/migrations.server";
 import { registerGauge } from "~/services/metrics.server";
@@ -19,8 +19,9 @@ import { resolveSessionSecret } from "~/services/session-secret.server";
 import { createStorage, getStorage, setStorage } from "~/services/storage.server";
 import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
-import { SEED_DIR, seedStation } from "~/models/seed.server";
+import { isSeeded, SEED_DIR, seedStation } from "~/models/seed.server";
 import { setSingleton } from "~/services/singleton.server";
+import { startStationDatabase } from "~/services/station-database.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
@@ -45,6 +46,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Development: re-import the Remix build whenever it is rebuilt. */
   watchBuild?: boolean;
+  /** Seed a new station in a short-lived child process (server/seed-process.ts), so the server keeps none of its memory. */
+  seedInSeparateProcess?: boolean;
 }
 
 async function importBuild(): Promise<ServerBuild> {
@@ -67,6 +70,22 @@ async function sweepOrphansAtStart(config: AppConfig, log: (line: string) => voi
   }
 }
 
+/** Runs server/seed-process.ts with this configuration; true when it seeded the station. */
+async function seedInChildProcess(config: AppConfig): Promise<boolean> {
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.resolve("server/seed-process.ts")],
+      { env: { ...process.env, SPIN_SEED_CONFIG: JSON.stringify(config) }, maxBuffer: 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`Could not seed the station: ${stderr.trim() || error.message}`));
+        else resolve(stdout.trim() === "seeded");
+      },
+    );
+  });
+}
+
 /**
  * Boots the whole station: database (embedded when DATABASE_URL is unset),
  * migrations, then one HTTP server carrying Express, Remix and socket.io.
@@ -78,20 +97,24 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(path.join(config.dataDir, "pgdata"));
+    embedded = await startStationDatabase(config.dataDir, log);
     databaseUrl = embedded.url;
-    log(`Embedded PostgreSQL (data in ${path.join(config.dataDir, "pgdata")})`);
+    log(`Embedded PostgreSQL (data in ${path.join(config.dataDir, "postgres")})`);
   }
 
   try {
     await waitForDatabase(databaseUrl, { retries: config.databaseConnectRetries, log });
     await applyMigrations(databaseUrl, log);
-    connectDb(databaseUrl);
+    // The embedded server shares a small machine with the app: a few connections keep its cores
+    // busy, and each one more is another PostgreSQL process holding memory.
+    connectDb(databaseUrl, embedded ? 5 : 10);
     const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
     setConfig({ ...config, sessionSecret });
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
     await ensurePins(log);
-    if (config.seedContent && (await seedStation())) log("Seeded the station with the bundled content");
+    const seeded =
+      config.seedContent && !(await isSeeded()) && (options.seedInSeparateProcess ? await seedInChildProcess({ ...config, sessionSecret, databaseUrl }) : await seedStation());
+    if (seeded) log("Seeded the station with the bundled content");
     await sweepOrphansAtStart(config, log);
   } catch (error) {
     await disconnectDb();
@@ -136,8 +159,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
 
   const pageCache = createPageCache();
   app.use(pageCache.middleware);
-  // After the page cache, so cached pages never pay for a file lookup.
-  app.use(express.static("public", { maxAge: "1h" }));
+  // After the page cache, so cached pages never pay for a file lookup; and only for names with an
+  // extension (favicon.svg...), so a page's path costs no failed file lookup either.
+  const publicFiles = express.static("public", { maxAge: "1h" });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
 
   const mode = config.production ? "production" : "development";
   // What loaders and actions need from Express (see app/load-context.ts).

@@ -1,12 +1,13 @@
 import { ConfigError, loadConfig } from "~/services/config.server";
 import { DatabaseUnreachableError } from "~/services/database-check.server";
+import { DataDirInUseError } from "~/services/embedded-postgres.server";
 import { startServer } from "./app";
 
 // The production and development entry point: configuration errors and an
 // unreachable database end the process with one clear line, not a stack trace.
 try {
   const config = loadConfig();
-  const server = await startServer(config, { watchBuild: process.env.NODE_ENV === "development" });
+  const server = await startServer(config, { watchBuild: process.env.NODE_ENV === "development", seedInSeparateProcess: true });
   console.log(`${config.station.name} is on the air at ${server.url}`);
   const shutdown = async (signal: string) => {
     console.log(`${signal} received, shutting down`);
@@ -20,6 +21,8 @@ try {
     console.error(`Configuration error: ${error.message}`);
   } else if (error instanceof DatabaseUnreachableError) {
     console.error(`${error.message}. Check DATABASE_URL, or unset it to use the embedded database.`);
+  } else if (error instanceof DataDirInUseError) {
+    console.error(error.message);
   } else {
     console.error(`Could not start: ${(error as Error).message}`);
   }

@@ -59,7 +59,7 @@ describe("station export and import", () => {
   beforeAll(async () => {
     workDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-"));
     archive = path.join(workDir, "station.tar.gz");
-    // The zero-setup default: PGlite (PostgreSQL with TEST_DATABASE_URL) and a data folder.
+    // A database on the test run's PostgreSQL (embedded, or TEST_DATABASE_URL's) and a data folder.
     source = await startTestServer({ SEED_CONTENT: "true" });
     target = await createTestDatabase();
     s3 = await startS3rver();

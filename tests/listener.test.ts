@@ -153,6 +153,16 @@ describe("listener server side", () => {
     expect(paged).toContain('href="?crew=33"');
   });
 
+  it("ships only the crew slider's visible page with the page; the rest comes from /crew-images", async () => {
+    const all = (await (await fetch(`${server.url}/crew-images`)).json()) as { images: { key: string; image: { key: string } }[] };
+    expect(all.images).toHaveLength(38);
+    const listen = await (await fetch(`${server.url}/listen`)).text();
+    const shipped = all.images.filter((slide) => listen.includes(slide.image.key)).map((slide) => slide.key);
+    expect(shipped).toEqual(["Crew1", "Crew2", "Crew3"]);
+    const paged = await (await fetch(`${server.url}/cardlistmore?crew=36`)).text();
+    expect(all.images.filter((slide) => paged.includes(slide.image.key)).map((slide) => slide.key)).toEqual(["Crew37", "Crew38"]);
+  });
+
   it("server-renders the PIN dialog open for ?pin=admin, carrying redirectTo", async () => {
     const html = await (await fetch(`${server.url}/listen?pin=admin&redirectTo=%2FCrewAdmin`)).text();
     expect(html).toMatch(/<dialog[^>]*class="pin-dialog"[^>]*open/);

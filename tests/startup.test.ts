@@ -37,6 +37,43 @@ describe("starting the server", () => {
     expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
     await stop(second);
     expect(await fs.readFile(path.join(dataDir, "session-secret"), "utf8")).toBe(secret);
+  }, 120_000); // two cold starts, one of them creating the database and seeding it
+
+  it("refuses a second server on the same DATA_DIR with one line, and starts again after the first was killed", async () => {
+    const env = { DATA_DIR: dataDir, PORT: "0", SEED_CONTENT: "false" };
+    const first = await start(env);
+    const postmaster = async () => Number((await fs.readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
+    const isAlive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    const second = run(env);
+    expect(await second.exit).toBe(1);
+    const lines = second.output().split("\n").filter((l) => l.trim() && !l.includes("npm warn"));
+    expect(lines).toEqual([`Another server (process ${first.child.pid}) is already using ${dataDir}; stop it first or set another DATA_DIR`]);
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+
+    // kill -9 leaves the lock file and the database server behind.
+    const orphan = await postmaster();
+    first.child.kill("SIGKILL");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    expect(isAlive(orphan)).toBe(true);
+
+    const third = await start(env);
+    expect(third.output()).toContain(`left running by a previous server (process ${orphan})`);
+    expect(third.output()).not.toMatch(/Generated the admin PIN/);
+    expect((await fetch(`${third.url}/healthz`)).status).toBe(200);
+    const running = await postmaster();
+    await stop(third);
+    // Stopping the server stops its database and releases the directory.
+    expect(isAlive(running)).toBe(false);
+    expect(isAlive(orphan)).toBe(false);
+    await expect(fs.access(path.join(dataDir, "server.lock"))).rejects.toThrow();
   });
 
   it.each([

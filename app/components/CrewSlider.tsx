@@ -1,10 +1,21 @@
+import type { CrewSliderPage } from "~/models/crew.server";
 import { ImageSlider, type SlideImage } from "./ImageSlider";
 
-const CREW_PAGE_SIZE = 3;
+export const CREW_PAGE_SIZE = 3;
 
-/** The crew portraits, three at a time (on /listen and /cardlistmore). */
-export function CrewSlider({ images, stationName }: { images: SlideImage[]; stationName: string }) {
-  if (images.length === 0) return null;
+// The whole slider, fetched once when the visitor first moves it (see routes/crew-images.ts).
+async function loadAllCrewImages(): Promise<SlideImage[]> {
+  const response = await fetch("/crew-images");
+  if (!response.ok) throw new Error(`GET /crew-images answered ${response.status}`);
+  return ((await response.json()) as { images: SlideImage[] }).images;
+}
+
+/**
+ * The crew portraits, three at a time (on /listen and /cardlistmore). The page ships only
+ * the three its first render shows; the others load when the slider moves.
+ */
+export function CrewSlider({ page, stationName }: { page: CrewSliderPage; stationName: string }) {
+  if (page.total === 0) return null;
   return (
     <section className="section" aria-labelledby="crew-slider-title">
       <div className="section-head">
@@ -13,7 +24,10 @@ export function CrewSlider({ images, stationName }: { images: SlideImage[]; stat
         </h2>
       </div>
       <ImageSlider
-        images={images}
+        images={page.images}
+        total={page.total}
+        offset={page.start}
+        loadAll={loadAllCrewImages}
         pageSize={CREW_PAGE_SIZE}
         label={`${stationName} crew photos`}
         param="crew"

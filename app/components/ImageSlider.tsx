@@ -1,5 +1,5 @@
 import { useSearchParams } from "@remix-run/react";
-import { useState, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { Icon } from "./Icon";
 
@@ -22,9 +22,14 @@ export function previousStart(start: number, total: number, pageSize: number): n
 /**
  * Shows `pageSize` images at a time with wrap-around previous/next.
  * The controls are links (`?param=N`), so the slider works without JavaScript too.
+ * A page may ship only the slides its first render shows (`images` from `offset`, of
+ * `total`): the rest come from `loadAll` when the visitor first moves the slider.
  */
 export function ImageSlider({
-  images,
+  images: shipped,
+  total = shipped.length,
+  offset = 0,
+  loadAll,
   pageSize,
   label,
   param,
@@ -32,6 +37,9 @@ export function ImageSlider({
   altPrefix,
 }: {
   images: SlideImage[];
+  total?: number;
+  offset?: number;
+  loadAll?: () => Promise<SlideImage[]>;
   pageSize: number;
   label: string;
   /** The search parameter that holds the first visible index. */
@@ -41,12 +49,17 @@ export function ImageSlider({
 }) {
   const [searchParams] = useSearchParams();
   const requested = Number(searchParams.get(param));
-  const initial = Number.isInteger(requested) && requested > 0 && requested < images.length ? requested : 0;
+  const initial = Number.isInteger(requested) && requested > 0 && requested < total ? requested : 0;
   const [start, setStart] = useState(initial);
-  const total = images.length;
+  const [loaded, setLoaded] = useState<SlideImage[] | null>(null);
+  const loading = useRef(false);
+  // New data from the server (a live update) replaces what was loaded before.
+  useEffect(() => setLoaded(null), [shipped]);
+  const complete = offset === 0 && shipped.length === total;
+  const images = loaded ?? (complete ? shipped : null);
   if (total === 0) return null;
 
-  const visible = images.slice(start, start + pageSize);
+  const visible = images ? images.slice(start, start + pageSize) : shipped.slice(start - offset, start - offset + pageSize);
   const previous = previousStart(start, total, pageSize);
   const next = nextStart(start, total, pageSize);
   const hrefFor = (index: number) => {
@@ -55,8 +68,25 @@ export function ImageSlider({
     return `?${params}`;
   };
   const go = (index: number) => (event: MouseEvent) => {
-    event.preventDefault();
-    setStart(index);
+    if (images) {
+      event.preventDefault();
+      setStart(index);
+    } else if (loadAll) {
+      event.preventDefault();
+      // Clicks while the rest is on its way count once.
+      if (loading.current) return;
+      loading.current = true;
+      loadAll()
+        .then(
+          (all) => {
+            setLoaded(all);
+            setStart(Math.min(index, Math.max(0, all.length - 1)));
+          },
+          // Could not load the rest: the link itself still shows the next page.
+          () => window.location.assign(hrefFor(index)),
+        )
+        .finally(() => (loading.current = false));
+    }
   };
   const end = Math.min(start + pageSize, total);
 

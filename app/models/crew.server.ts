@@ -27,6 +27,23 @@ export function listCrewImages() {
 
 export type CrewImageListItem = Awaited<ReturnType<typeof listCrewImages>>[number];
 
+export interface CrewSliderPage {
+  images: CrewImageListItem[];
+  total: number;
+  start: number;
+}
+
+/**
+ * What a page ships for the crew slider's first render: the `size` images from `?param=` on
+ * (from the first when it is not a valid index), and how many there are in all.
+ */
+export async function crewSliderPage(request: Request, param: string, size: number): Promise<CrewSliderPage> {
+  const all = await listCrewImages();
+  const requested = Number(new URL(request.url).searchParams.get(param));
+  const start = Number.isInteger(requested) && requested > 0 && requested < all.length ? requested : 0;
+  return { images: all.slice(start, start + size), total: all.length, start };
+}
+
 // ---- Crew slider images (admin)
 
 const crewImageKey = (n: number) => `Crew${n}`;

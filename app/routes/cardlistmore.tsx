@@ -1,9 +1,9 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CrewSlider } from "~/components/CrewSlider";
+import { CREW_PAGE_SIZE, CrewSlider } from "~/components/CrewSlider";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
-import { listCrewImages } from "~/models/crew.server";
+import { crewSliderPage } from "~/models/crew.server";
 import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getStationIdentity } from "~/models/station.server";
 import { withSiteMeta } from "~/utils/meta";
@@ -13,13 +13,13 @@ const PODCAST_PAGE_COUNT = 10;
 export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
   withSiteMeta(matches, [{ title: data ? `PODCAST · ${data.stationName}` : "PODCAST" }]);
 
-export async function loader() {
-  const [episodes, crewImages] = await Promise.all([listLatestEpisodes(PODCAST_PAGE_COUNT), listCrewImages()]);
-  return { episodes, crewImages, stationName: getStationIdentity().name };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [episodes, crew] = await Promise.all([listLatestEpisodes(PODCAST_PAGE_COUNT), crewSliderPage(request, "crew", CREW_PAGE_SIZE)]);
+  return { episodes, crew, stationName: getStationIdentity().name };
 }
 
 export default function CardListMore() {
-  const { episodes, crewImages, stationName } = useLoaderData<typeof loader>();
+  const { episodes, crew, stationName } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   return (
     <div className="container">
@@ -31,7 +31,7 @@ export default function CardListMore() {
         </div>
         <PodcastCardList episodes={episodes} label="Podcast episodes" />
       </section>
-      <CrewSlider images={crewImages} stationName={stationName} />
+      <CrewSlider page={crew} stationName={stationName} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { CrewSlider } from "~/components/CrewSlider";
+import { CREW_PAGE_SIZE, CrewSlider } from "~/components/CrewSlider";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
-import { listCrewImages } from "~/models/crew.server";
+import { crewSliderPage } from "~/models/crew.server";
 import { listLatestEpisodes } from "~/models/podcasts.server";
 import { getSiteImage } from "~/models/site-images.server";
 import { getStationIdentity } from "~/models/station.server";
@@ -15,17 +15,17 @@ const LATEST_PODCAST_COUNT = 5;
 export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
   withSiteMeta(matches, [{ title: data ? `LISTEN · ${data.stationName}` : "LISTEN" }]);
 
-export async function loader() {
-  const [jumbotron, episodes, crewImages] = await Promise.all([
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [jumbotron, episodes, crew] = await Promise.all([
     getSiteImage("jumbotron"),
     listLatestEpisodes(LATEST_PODCAST_COUNT),
-    listCrewImages(),
+    crewSliderPage(request, "crew", CREW_PAGE_SIZE),
   ]);
-  return { jumbotron, episodes, crewImages, stationName: getStationIdentity().name };
+  return { jumbotron, episodes, crew, stationName: getStationIdentity().name };
 }
 
 export default function Listen() {
-  const { jumbotron, episodes, crewImages, stationName } = useLoaderData<typeof loader>();
+  const { jumbotron, episodes, crew, stationName } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   return (
     <div className="container">
@@ -54,7 +54,7 @@ export default function Listen() {
         </div>
         <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
       </section>
-      <CrewSlider images={crewImages} stationName={stationName} />
+      <CrewSlider page={crew} stationName={stationName} />
     </div>
   );
 }

@@ -4,10 +4,13 @@ import { peekSingleton, setSingleton, singleton } from "./singleton.server";
 
 export type Db = PrismaClient;
 
-/** Opens the one Prisma client of this process (done once at boot, or by a test). */
-export function connectDb(databaseUrl: string): PrismaClient {
+/**
+ * Opens the one Prisma client of this process (done once at boot, or by a test).
+ * `maxConnections`: each is a PostgreSQL process with memory of its own.
+ */
+export function connectDb(databaseUrl: string, maxConnections = 10): PrismaClient {
   const client = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000 }),
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: maxConnections, connectionTimeoutMillis: 5_000 }),
   });
   setSingleton("db", client);
   return client;

@@ -1,6 +1,10 @@
 import sharp from "sharp";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 
+// A station re-encodes an image now and then, never the same one twice: libvips' operation
+// cache (up to 50 MB) would only hold memory on a server meant to fit a small machine.
+sharp.cache(false);
+
 /** Widths of the WebP copies kept beside every image, for srcset. */
 export const VARIANT_WIDTHS = [320, 640, 1280] as const;
 const MAX_DIMENSION = 2400;

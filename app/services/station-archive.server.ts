@@ -9,8 +9,8 @@ import pg from "pg";
 import tar from "tar-stream";
 import type { AppConfig } from "./config.server";
 import { assertDatabaseReachable } from "./database-check.server";
-import { startEmbeddedPostgres } from "./embedded-postgres.server";
 import { applyMigrations } from "./migrations.server";
+import { startStationDatabase } from "./station-database.server";
 import { createStorage, type Storage } from "./storage.server";
 
 /**
@@ -330,7 +330,7 @@ export async function importStation({ databaseUrl, storage, file, log = () => {}
  * be stopped) and its storage, as the server would open them.
  */
 export async function withStation<T>(config: AppConfig, use: (station: { databaseUrl: string; storage: Storage }) => Promise<T>): Promise<T> {
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(path.join(config.dataDir, "pgdata"));
+  const embedded = config.databaseUrl ? null : await startStationDatabase(config.dataDir);
   try {
     const databaseUrl = config.databaseUrl ?? embedded!.url;
     await assertDatabaseReachable(databaseUrl);

@@ -14,6 +14,8 @@ export interface LoadResult {
   cpuMsPerRequest: number | null;
   /** Largest resident memory of `watchPid` seen during the run. */
   peakRss: number | null;
+  /** Largest value of `sampleMemory` seen during the run. */
+  peakSampled: number | null;
 }
 
 export interface LoadOptions {
@@ -22,6 +24,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   bodyBytes?: number;
   watchPid?: number;
+  /** Sampled with the RSS (every 250 ms): e.g. the whole station's PSS. */
+  sampleMemory?: () => number | null;
 }
 
 /**
@@ -33,9 +37,12 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
   await fetch(url, { headers: options.headers, signal: AbortSignal.timeout(30_000) }).then((response) => response.arrayBuffer());
   await autocannon({ ...base, duration: 1 });
   let peakRss = residentBytes(options.watchPid);
+  let peakSampled = options.sampleMemory?.() ?? null;
   const sampler = setInterval(() => {
     const rss = residentBytes(options.watchPid);
     if (rss !== null) peakRss = Math.max(peakRss ?? 0, rss);
+    const sampled = options.sampleMemory?.() ?? null;
+    if (sampled !== null) peakSampled = Math.max(peakSampled ?? 0, sampled);
   }, 250);
   const cpuBefore = cpuMilliseconds(options.watchPid);
   try {
@@ -50,6 +57,7 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
       answered: result["2xx"],
       cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && result["2xx"] > 0 ? (cpuAfter - cpuBefore) / result["2xx"] : null,
       peakRss,
+      peakSampled,
     };
   } finally {
     clearInterval(sampler);

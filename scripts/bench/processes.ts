@@ -37,12 +37,17 @@ async function buildProblem(): Promise<string | null> {
   if (!fs.existsSync(serverBuild)) return "no build yet";
   if ((await fsp.stat(serverBuild)).mtimeMs < (await newestMtime(path.join(ROOT, "app")))) return "app/ changed since the last build";
   if ((await fsp.readFile(serverBuild, "utf8")).includes("jsxDEV")) return "the build is a development build";
+  // The production server itself is bundled too (npm run build:server), from server/ and app/.
+  const serverBundle = path.join(ROOT, "build/server/index.js");
+  if (!fs.existsSync(serverBundle)) return "no server bundle yet";
+  const sources = Math.max(await newestMtime(path.join(ROOT, "app")), await newestMtime(path.join(ROOT, "server")));
+  if ((await fsp.stat(serverBundle)).mtimeMs < sources) return "server/ or app/ changed since the server was bundled";
   return null;
 }
 
 async function remixBuild(reason: string, log: (line: string) => void): Promise<void> {
-  log(`building (${reason}): npx remix build`);
-  await run("npx", ["remix", "build"], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" }, timeout: 180_000 });
+  log(`building (${reason}): npm run build`);
+  await run("npm", ["run", "build"], { cwd: ROOT, env: { ...process.env, NODE_ENV: "production" }, timeout: 180_000 });
 }
 
 /**
@@ -176,4 +181,53 @@ export async function cleanUp(): Promise<void> {
   await Promise.all([...children].map((child) => stopChild(child, 10_000)));
   for (const dir of tempDirs) await fsp.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   tempDirs.clear();
+}
+
+/** `pid` and every process below it (the embedded PostgreSQL server and its backends), from /proc. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    tree.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return tree;
+}
+
+/**
+ * Proportional set size of a process and everything it started, in bytes: shared pages
+ * (PostgreSQL's shared buffers, libraries) count once across the processes sharing them,
+ * unlike RSS summed over processes. Null where /proc has no smaps_rollup.
+ */
+export function treePss(pid: number | undefined): { bytes: number; processes: number } | null {
+  if (!pid) return null;
+  let bytes = 0;
+  let processes = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${member}/smaps_rollup`, "utf8"));
+      if (!match) continue;
+      bytes += Number(match[1]) * 1024;
+      processes++;
+    } catch {
+      // gone meanwhile, or not readable
+    }
+  }
+  return processes > 0 ? { bytes, processes } : null;
+}
+
+/** Waits for a child to exit after SIGTERM to its process group (a graceful stop). */
+export function stopGracefully(child: ChildProcess, graceMs = 30_000): Promise<void> {
+  return stopChild(child, graceMs);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { startEmbeddedPostgres } from "~/services/embedded-postgres.server";
+import { inject } from "vitest";
 
 export interface TestDatabase {
   url: string;
@@ -10,14 +10,13 @@ export interface TestDatabase {
 
 /**
  * A fresh, empty database for one test file: a new database on the real
- * PostgreSQL at TEST_DATABASE_URL when set, otherwise an in-memory PGlite.
+ * PostgreSQL at TEST_DATABASE_URL when set, otherwise on the embedded
+ * PostgreSQL server the test run started (tests/global-setup.ts).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    const embedded = await startEmbeddedPostgres(null);
-    return { url: embedded.url, kind: "embedded", drop: () => embedded.stop() };
-  }
+  const embeddedServerUrl = inject("embeddedServerUrl");
+  const serverUrl = process.env.TEST_DATABASE_URL ?? embeddedServerUrl;
+  if (!serverUrl) throw new Error("No test database server: set TEST_DATABASE_URL or run the tests through vitest's global setup");
   const name = `spin_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -27,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    kind: "postgres",
+    kind: process.env.TEST_DATABASE_URL ? "postgres" : "embedded",
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
