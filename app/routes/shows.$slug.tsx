@@ -17,8 +17,7 @@ const NEXT_AIRINGS = 8;
 
 export const meta: MetaFunction = ({ data: loaded, matches }) => {
   const data = loaded as Awaited<ReturnType<typeof showPageData>> | undefined;
-  return
-  withSiteMeta(matches, [{ title: data ? `${data.show.name} · ${data.stationName}` : "Show" }, ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : [])]);
+  return withSiteMeta(matches, [{ title: data ? `${data.show.name} · ${data.stationName}` : "Show" }, ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : [])]);
 };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
