@@ -88,7 +88,7 @@ function ruleFor(slot: Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" 
 }
 
 /** The wall-clock starts ("YYYY-MM-DDTHH:MM") a slot's rule gives between two floating times, EXDATEs included. */
-function ruleStarts(slot: SlotRow, fromFloating: number, toFloating: number): string[] {
+function ruleStarts(slot: Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">, fromFloating: number, toFloating: number): string[] {
   const rule = ruleFor(slot);
   if (!rule) {
     const once = `${slot.startDate}T${slot.startTime}`;
@@ -290,6 +290,14 @@ export async function deleteSlot(slotId: string, actor: AdminActor = SYSTEM_ACTO
     await logActivity(tx, actor, "schedule.slot-deleted", `Removed "${slot.show.name}" ${describeSlot(slot)}`);
   });
   publishSchedule("deleted", [{ id: slotId }]);
+}
+
+/** Whether the slot's rule (EXDATEs aside) gives an airing at the wall time `wall` ("YYYY-MM-DDTHH:MM"). */
+export function slotAirsAt(slot: Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">, wall: string): boolean {
+  const parsed = parseWallKey(wall);
+  if (!parsed) return false;
+  const ms = floatingMs(parsed);
+  return ruleStarts(slot as SlotRow, ms, ms).includes(wall);
 }
 
 /** Checks that `originalStart` is an airing the slot's rule gives (and not already taken out). */

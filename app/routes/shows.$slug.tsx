@@ -3,7 +3,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
 import { useLiveData } from "~/hooks/useRealtime";
-import { buildScheduleCalendar } from "~/models/schedule-calendar.server";
 import { describeSlot, listShowAirings, toPublicAiring } from "~/models/schedule.server";
 import { getShowBySlug } from "~/models/shows.server";
 import { getStationIdentity } from "~/models/station.server";
@@ -11,24 +10,14 @@ import { getConfig } from "~/services/config.server";
 import { publicBaseUrl } from "~/services/feeds.server";
 import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
-import { calendarResponse } from "./schedule[.]ics";
 
 const NEXT_AIRINGS = 8;
 
-export const meta: MetaFunction = ({ data: loaded, matches }) => {
-  const data = loaded as Awaited<ReturnType<typeof showPageData>> | undefined;
-  return withSiteMeta(matches, [{ title: data ? `${data.show.name} · ${data.stationName}` : "Show" }, ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : [])]);
-};
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  withSiteMeta(matches, [{ title: data ? `${data.show.name} · ${data.stationName}` : "Show" }, ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : [])]);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const slug = params.slug ?? "";
-  // /shows/{slug}.ics: a path segment cannot hold a parameter and a suffix, so the calendar is answered here.
-  if (slug.endsWith(".ics")) {
-    const ics = await buildScheduleCalendar(publicBaseUrl(request), slug.slice(0, -4));
-    if (!ics) throw new Response("That show does not exist.", { status: 404 });
-    return calendarResponse(ics, slug);
-  }
-  return showPageData(request, slug);
+  return showPageData(request, params.slug ?? "");
 }
 
 async function showPageData(request: Request, slug: string) {
@@ -46,7 +35,7 @@ async function showPageData(request: Request, slug: string) {
 }
 
 export default function ShowPage() {
-  const { show, rules, airings, stationTimeZone, calendarUrl } = useLoaderData<Awaited<ReturnType<typeof showPageData>>>();
+  const { show, rules, airings, stationTimeZone, calendarUrl } = useLoaderData<typeof loader>();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   useLiveData("schedule:changed");
   return (
