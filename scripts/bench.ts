@@ -1,7 +1,8 @@
 // `npm run bench`: the production server on the embedded defaults, loaded on loopback next to
 // a bare Node baseline, with each figure printed beside its target (README "Benchmark").
 // Options: --listeners N (or BENCH_LISTENERS, default 2000), --duration S (or BENCH_DURATION,
-// seconds per load run, default 10), --skip-lighthouse.
+// seconds per load run, default 10), --skip-lighthouse, --programme-only (only the schedule and
+// song history figures).
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import fs from "node:fs";
@@ -12,6 +13,7 @@ import { gzipSync } from "node:zlib";
 import { load, type LoadResult } from "./bench/http-load";
 import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
 import { cleanUp, firstLine, freePort, makeTempDir, prepareProductionBuild, residentBytes, startChild } from "./bench/processes";
+import { benchProgramme } from "./bench/programme";
 import { connectListeners, percentile } from "./bench/realtime";
 import { figure, formatNumber, heading, kilobytes, megabytes, missedTargets, unmeasured } from "./bench/report";
 
@@ -78,6 +80,12 @@ async function adminCookie(url: string, pin: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--programme-only")) {
+    await prepareProductionBuild(log);
+    await benchProgramme(log);
+    reportMisses();
+    return;
+  }
   const listeners = option("--listeners", "BENCH_LISTENERS", 2000);
   const duration = option("--duration", "BENCH_DURATION", 10);
   const withLighthouse = !process.argv.includes("--skip-lighthouse");
@@ -240,6 +248,11 @@ async function main(): Promise<void> {
     }
   }
 
+  await benchProgramme(log);
+  reportMisses();
+}
+
+function reportMisses(): void {
   const misses = missedTargets();
   heading(misses.length === 0 ? "All targets met." : `${misses.length} target(s) missed:`);
   for (const miss of misses) console.log(`  MISS ${miss}`);

@@ -1,4 +1,4 @@
-import { RRule } from "rrule";
+import rrulePackage, { type Options as RRuleOptions, type RRule as RRuleType } from "rrule";
 import { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
@@ -14,6 +14,10 @@ import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
  * times with `rrule`, and each wall time is then turned into an instant in the
  * station's zone, so a weekly 20:00 show stays at 20:00 local across DST.
  */
+
+// rrule is CommonJS: Node's ESM loader (the production server) sees only its default export.
+const { RRule } = rrulePackage;
+type RRule = RRuleType;
 
 /** A schedule refusal (overlap, unknown airing): shown to the admin; nothing was changed. */
 export class ScheduleError extends UploadError {
@@ -70,26 +74,39 @@ export interface Airing {
   special: boolean;
 }
 
-// Parsed rules are reused until the slot changes (expansion runs on every schedule page view).
-const ruleCache = new Map<string, RRule>();
+const WEEK_MS = 7 * DAY_MS;
 
-function ruleFor(slot: Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">): RRule | null {
+// Parsed rule options are reused until the slot changes (expansion runs on every schedule page view).
+const ruleCache = new Map<string, { options: Partial<RRuleOptions>; dtstart: number; until: number | null; periodMs: number | null }>();
+
+type RuleSlot = Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">;
+
+/**
+ * The slot's rule, ready to expand near `fromFloating`. rrule always iterates
+ * from DTSTART, so a weekly rule without COUNT starts at a whole number of its
+ * periods before the window instead: the same airings, without walking every
+ * week since the show began.
+ */
+function ruleFor(slot: RuleSlot, fromFloating: number): RRule | null {
   if (!slot.rrule) return null;
   const key = `${slot.id}@${slot.updatedAt.getTime()}`;
-  let rule = ruleCache.get(key);
-  if (!rule) {
-    const start = parseWallKey(`${slot.startDate}T${slot.startTime}`)!;
-    const until = slot.endDate ? parseWallKey(`${slot.endDate}T23:59`) : null;
-    rule = new RRule({ ...RRule.parseString(slot.rrule), dtstart: new Date(floatingMs(start)), until: until ? new Date(floatingMs(until)) : null });
+  let parsed = ruleCache.get(key);
+  if (!parsed) {
+    const options = RRule.parseString(slot.rrule);
+    const until = slot.endDate ? floatingMs(parseWallKey(`${slot.endDate}T23:59`)!) : null;
+    const simpleWeekly = options.freq === RRule.WEEKLY && !options.count && !options.bysetpos;
+    parsed = { options, dtstart: floatingMs(parseWallKey(`${slot.startDate}T${slot.startTime}`)!), until, periodMs: simpleWeekly ? (options.interval ?? 1) * WEEK_MS : null };
     if (ruleCache.size > 5000) ruleCache.clear();
-    ruleCache.set(key, rule);
+    ruleCache.set(key, parsed);
   }
-  return rule;
+  const periods = parsed.periodMs ? Math.max(0, Math.floor((fromFloating - parsed.dtstart) / parsed.periodMs) - 1) : 0;
+  const dtstart = parsed.dtstart + periods * (parsed.periodMs ?? 0);
+  return new RRule({ ...parsed.options, dtstart: new Date(dtstart), until: parsed.until === null ? null : new Date(parsed.until) });
 }
 
 /** The wall-clock starts ("YYYY-MM-DDTHH:MM") a slot's rule gives between two floating times, EXDATEs included. */
-function ruleStarts(slot: Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">, fromFloating: number, toFloating: number): string[] {
-  const rule = ruleFor(slot);
+function ruleStarts(slot: RuleSlot, fromFloating: number, toFloating: number): string[] {
+  const rule = ruleFor(slot, fromFloating);
   if (!rule) {
     const once = `${slot.startDate}T${slot.startTime}`;
     const ms = floatingMs(parseWallKey(once)!);
@@ -293,11 +310,11 @@ export async function deleteSlot(slotId: string, actor: AdminActor = SYSTEM_ACTO
 }
 
 /** Whether the slot's rule (EXDATEs aside) gives an airing at the wall time `wall` ("YYYY-MM-DDTHH:MM"). */
-export function slotAirsAt(slot: Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">, wall: string): boolean {
+export function slotAirsAt(slot: RuleSlot, wall: string): boolean {
   const parsed = parseWallKey(wall);
   if (!parsed) return false;
   const ms = floatingMs(parsed);
-  return ruleStarts(slot as SlotRow, ms, ms).includes(wall);
+  return ruleStarts(slot, ms, ms).includes(wall);
 }
 
 /** Checks that `originalStart` is an airing the slot's rule gives (and not already taken out). */

@@ -2,7 +2,7 @@
  * Station wall-clock values as the schedule stores them ("YYYY-MM-DD",
  * "HH:MM", "YYYY-MM-DDTHH:MM"), shared by the server and the pages.
  */
-import { instantOfWallTime, wallTimeAt, type WallTime } from "./time-zone";
+import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "./time-zone";
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
@@ -38,7 +38,28 @@ export function wallOfFloating(ms: number): WallTime {
  * it airs at 03:30 local; a time that occurs twice (autumn) is the first one.
  */
 export function instantOfStationWall(w: WallTime, timeZone: string): Date {
-  return instantOfWallTime(w, timeZone);
+  // The same two passes as instantOfWallTime, with offsets looked up once per quarter hour.
+  const asUtc = floatingMs(w);
+  let instant = asUtc - cachedOffsetMinutes(asUtc, timeZone) * 60_000;
+  instant = asUtc - cachedOffsetMinutes(instant, timeZone) * 60_000;
+  return new Date(instant);
+}
+
+const QUARTER_HOUR_MS = 900_000;
+const offsetCache = new Map<string, number>();
+
+// Zones change offset only on quarter hours, so one Intl lookup serves a whole quarter hour
+// (expanding a year of airings otherwise spends most of its time in Intl).
+function cachedOffsetMinutes(ms: number, timeZone: string): number {
+  const bucket = Math.floor(ms / QUARTER_HOUR_MS);
+  const key = `${timeZone}|${bucket}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    offset = zoneOffsetMinutes(new Date(bucket * QUARTER_HOUR_MS), timeZone);
+    if (offsetCache.size > 200_000) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return offset;
 }
 
 export function wallKeyAt(instant: Date, timeZone: string): string {
