@@ -4,7 +4,7 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
-import { floatingMs, instantOfStationWall, parseWallKey, wallKey, wallOfFloating } from "~/utils/schedule-time";
+import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 
 /*
@@ -104,16 +104,38 @@ function ruleFor(slot: RuleSlot, fromFloating: number): RRule | null {
   return new RRule({ ...parsed.options, dtstart: new Date(dtstart), until: parsed.until === null ? null : new Date(parsed.until) });
 }
 
-/** The wall-clock starts ("YYYY-MM-DDTHH:MM") a slot's rule gives between two floating times, EXDATEs included. */
-function ruleStarts(slot: RuleSlot, fromFloating: number, toFloating: number): string[] {
-  const rule = ruleFor(slot, fromFloating);
-  if (!rule) {
-    const once = `${slot.startDate}T${slot.startTime}`;
-    const ms = floatingMs(parseWallKey(once)!);
-    return ms >= fromFloating && ms <= toFloating ? [once] : [];
+/** The floating starts (wall clock written as UTC ms) a slot's rule gives between two floating times, EXDATEs included. */
+function ruleStarts(slot: RuleSlot, fromFloating: number, toFloating: number): number[] {
+  if (!slot.rrule) {
+    const once = floatingMs(parseWallKey(`${slot.startDate}T${slot.startTime}`)!);
+    return once >= fromFloating && once <= toFloating ? [once] : [];
   }
-  return rule.between(new Date(fromFloating), new Date(toFloating), true).map((date) => wallKey(wallOfFloating(date.getTime())));
+  const starts: number[] = [];
+  for (let bucket = Math.floor(fromFloating / BUCKET_MS); bucket * BUCKET_MS <= toFloating; bucket++) {
+    for (const start of bucketStarts(slot, bucket)) if (start >= fromFloating && start <= toFloating) starts.push(start);
+  }
+  return starts;
 }
+
+// Expanded starts are kept per slot version and 64-day span: schedule pages, on-air lookups and
+// overlap checks ask for the same weeks again and again, and rrule is the costly part.
+const BUCKET_MS = 64 * DAY_MS;
+const bucketCache = new Map<string, number[]>();
+
+function bucketStarts(slot: RuleSlot, bucket: number): number[] {
+  const key = `${slot.id}@${slot.updatedAt.getTime()}|${bucket}`;
+  let starts = bucketCache.get(key);
+  if (!starts) {
+    const from = bucket * BUCKET_MS;
+    starts = ruleFor(slot, from)!.between(new Date(from), new Date(from + BUCKET_MS - 1), true).map((date) => date.getTime());
+    if (bucketCache.size > 50_000) bucketCache.clear();
+    bucketCache.set(key, starts);
+  }
+  return starts;
+}
+
+/** "YYYY-MM-DDTHH:MM" of a floating time. */
+const wallKeyOfFloating = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 
 /**
  * Every airing of `shows` that overlaps [from, to), in start order. Wall times
@@ -124,23 +146,26 @@ export function expandAirings(shows: ProgrammeShow[], from: Date, to: Date, time
   // Wall times may be up to 14 h either side of UTC, and an airing up to a day long.
   const fromFloating = from.getTime() - 2 * DAY_MS;
   const toFloating = to.getTime() + DAY_MS;
+  const fromMs = from.getTime();
+  const toMs = to.getTime();
   const airings: Airing[] = [];
   for (const show of shows) {
     const base = { showId: show.id, slug: show.slug, name: show.name, colour: show.colour, hosts: show.hosts.map((host) => host.crewMember) };
     for (const slot of show.slots) {
       const removed = new Set(slot.exdates);
-      const push = (wall: string, originalStart: string, minutes: number, moved: boolean) => {
-        const start = instantOfStationWall(parseWallKey(wall)!, timeZone);
-        const end = new Date(start.getTime() + minutes * 60_000);
-        if (end > from && start < to) airings.push({ ...base, slotId: slot.id, start, end, originalStart, moved, special: !slot.rrule });
+      const push = (wallMs: number, originalStart: string, minutes: number, moved: boolean) => {
+        const start = instantOfFloating(wallMs, timeZone);
+        const end = start + minutes * 60_000;
+        if (end > fromMs && start < toMs) airings.push({ ...base, slotId: slot.id, start: new Date(start), end: new Date(end), originalStart, moved, special: !slot.rrule });
       };
-      for (const wall of ruleStarts(slot, fromFloating, toFloating)) {
-        if (!removed.has(wall)) push(wall, wall, slot.durationMinutes, false);
+      for (const wallMs of ruleStarts(slot, fromFloating, toFloating)) {
+        const wall = wallKeyOfFloating(wallMs);
+        if (!removed.has(wall)) push(wallMs, wall, slot.durationMinutes, false);
       }
-      for (const move of slot.moves) push(move.newStart, move.originalStart, move.durationMinutes, true);
+      for (const move of slot.moves) push(floatingMs(parseWallKey(move.newStart)!), move.originalStart, move.durationMinutes, true);
     }
   }
-  return airings.sort((a, b) => a.start.getTime() - b.start.getTime() || a.name.localeCompare(b.name));
+  return airings.sort((a, b) => a.start.getTime() - b.start.getTime() || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function loadProgramme(tx: Prisma.TransactionClient = db()): Promise<ProgrammeShow[]> {
@@ -314,7 +339,7 @@ export function slotAirsAt(slot: RuleSlot, wall: string): boolean {
   const parsed = parseWallKey(wall);
   if (!parsed) return false;
   const ms = floatingMs(parsed);
-  return ruleStarts(slot, ms, ms).includes(wall);
+  return ruleStarts(slot, ms, ms).includes(ms);
 }
 
 /** Checks that `originalStart` is an airing the slot's rule gives (and not already taken out). */
@@ -322,8 +347,7 @@ function requireRuleAiring(slot: SlotRow, originalStart: string): void {
   const wall = parseWallKey(originalStart);
   if (!wall) throw new ScheduleError("That airing is not a date and time (YYYY-MM-DDTHH:MM).");
   const ms = floatingMs(wall);
-  const starts = ruleStarts(slot, ms, ms);
-  if (!starts.includes(wallKey(wall))) throw new ScheduleError("That show does not air at that time.");
+  if (!ruleStarts(slot, ms, ms).includes(ms)) throw new ScheduleError("That show does not air at that time.");
 }
 
 /** Cancels one airing of a slot (an EXDATE); a moved airing is cancelled too. */

@@ -26,11 +26,6 @@ export function floatingMs(w: WallTime): number {
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 }
 
-export function wallOfFloating(ms: number): WallTime {
-  const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: 0 };
-}
-
 /**
  * The instant a station clock shows `w`. RFC 5545 3.3.5's rule, which calendar
  * apps follow too: a time skipped when clocks go forward (02:30 on the
@@ -38,26 +33,33 @@ export function wallOfFloating(ms: number): WallTime {
  * it airs at 03:30 local; a time that occurs twice (autumn) is the first one.
  */
 export function instantOfStationWall(w: WallTime, timeZone: string): Date {
+  return new Date(instantOfFloating(floatingMs(w), timeZone));
+}
+
+/** instantOfStationWall for a floating time (ms), as epoch ms. */
+export function instantOfFloating(asUtc: number, timeZone: string): number {
   // The same two passes as instantOfWallTime, with offsets looked up once per quarter hour.
-  const asUtc = floatingMs(w);
-  let instant = asUtc - cachedOffsetMinutes(asUtc, timeZone) * 60_000;
-  instant = asUtc - cachedOffsetMinutes(instant, timeZone) * 60_000;
-  return new Date(instant);
+  const instant = asUtc - cachedOffsetMinutes(asUtc, timeZone) * 60_000;
+  return asUtc - cachedOffsetMinutes(instant, timeZone) * 60_000;
 }
 
 const QUARTER_HOUR_MS = 900_000;
-const offsetCache = new Map<string, number>();
+const offsetCache = new Map<string, Map<number, number>>();
 
 // Zones change offset only on quarter hours, so one Intl lookup serves a whole quarter hour
 // (expanding a year of airings otherwise spends most of its time in Intl).
 function cachedOffsetMinutes(ms: number, timeZone: string): number {
+  let zone = offsetCache.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    offsetCache.set(timeZone, zone);
+  }
   const bucket = Math.floor(ms / QUARTER_HOUR_MS);
-  const key = `${timeZone}|${bucket}`;
-  let offset = offsetCache.get(key);
+  let offset = zone.get(bucket);
   if (offset === undefined) {
     offset = zoneOffsetMinutes(new Date(bucket * QUARTER_HOUR_MS), timeZone);
-    if (offsetCache.size > 200_000) offsetCache.clear();
-    offsetCache.set(key, offset);
+    if (zone.size > 200_000) zone.clear();
+    zone.set(bucket, offset);
   }
   return offset;
 }

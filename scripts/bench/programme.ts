@@ -67,10 +67,14 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
     const yearFrom = new Date(Date.UTC(year, 0, 1));
     const yearTo = new Date(Date.UTC(year + 1, 0, 1));
     let count = 0;
+    // The first expansion runs rrule; later ones reuse its expanded weeks until a slot changes.
+    const coldStarted = performance.now();
+    await listAirings(yearFrom, yearTo);
+    figure("expand a year, first time (cold rrule)", ms(performance.now() - coldStarted));
     const expansion = await timed(async () => {
       count = (await listAirings(yearFrom, yearTo)).length;
     });
-    figure(`expand a year (${formatNumber(count)} airings), p50`, ms(percentile(expansion, 50)), { text: "< 50 ms", met: percentile(expansion, 50) < 50 });
+    figure(`expand a year again (${formatNumber(count)} airings), p50`, ms(percentile(expansion, 50)), { text: "< 50 ms", met: percentile(expansion, 50) < 50 });
     const schedule = await timed(() => get(`${server.url}/schedule`));
     figure("/schedule server time (loopback GET), p50", ms(percentile(schedule, 50)), { text: "< 50 ms", met: percentile(schedule, 50) < 50 });
     figure("/schedule server time (loopback GET), p95", ms(percentile(schedule, 95)));
