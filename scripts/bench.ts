@@ -3,7 +3,8 @@
 // Options: --listeners N (or BENCH_LISTENERS, default 2000), --duration S (or BENCH_DURATION,
 // seconds per load run, default 10), --idle S (or BENCH_IDLE, seconds idle before the idle
 // memory figure, default 60), --skip-lighthouse, --profile (writes a CPU profile of the server
-// under load to bench-<time>.cpuprofile and prints where its time went).
+// under load to bench-<time>.cpuprofile and prints where its time went),
+// --programme-only (only the schedule and song history figures).
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import fs from "node:fs";
@@ -15,6 +16,7 @@ import { load, type LoadResult } from "./bench/http-load";
 import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
 import { summariseProfile } from "./bench/profile";
 import { cleanUp, firstLine, freePort, makeTempDir, prepareProductionBuild, residentBytes, startChild, stopGracefully, treePss } from "./bench/processes";
+import { benchProgramme } from "./bench/programme";
 import { connectListeners, percentile } from "./bench/realtime";
 import { figure, formatNumber, heading, kilobytes, megabytes, missedTargets, unmeasured } from "./bench/report";
 
@@ -104,6 +106,12 @@ async function listenerCookie(url: string): Promise<string> {
 const stationPss = (pid: number | undefined) => treePss(pid)?.bytes ?? null;
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--programme-only")) {
+    await prepareProductionBuild(log);
+    await benchProgramme(log);
+    reportMisses();
+    return;
+  }
   const listeners = option("--listeners", "BENCH_LISTENERS", 2000);
   const duration = option("--duration", "BENCH_DURATION", 10);
   const idleSeconds = option("--idle", "BENCH_IDLE", 60);
@@ -328,6 +336,11 @@ async function main(): Promise<void> {
     }
   }
 
+  await benchProgramme(log);
+  reportMisses();
+}
+
+function reportMisses(): void {
   const misses = missedTargets();
   heading(misses.length === 0 ? "All targets met." : `${misses.length} target(s) missed:`);
   for (const miss of misses) console.log(`  MISS ${miss}`);

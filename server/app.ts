@@ -157,6 +157,13 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     app.get("/stream/live", demo.handle);
   }
 
+  // /shows/{slug}.ics: a Remix path segment cannot be a parameter with a suffix, so it is served by /show-calendar/{slug}.
+  app.get(/^\/shows\/([^/]+)\.ics$/, (req, _res, next) => {
+    // Remix builds its request from originalUrl.
+    req.url = req.originalUrl = `/show-calendar/${req.params[0]}${req.url.slice(req.path.length)}`;
+    next();
+  });
+
   const pageCache = createPageCache();
   app.use(pageCache.middleware);
   // After the page cache, so cached pages never pay for a file lookup; and only for names with an

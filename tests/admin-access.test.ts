@@ -4,7 +4,7 @@ import { db } from "~/services/db.server";
 import { adminCookie, cookieFrom, postAdminForm, testImage } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
 
-const ADMIN_PATHS = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin"];
+const ADMIN_PATHS = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/schedule-admin"];
 
 /** A snapshot of everything an admin POST could change. */
 async function contentSnapshot() {

@@ -14,6 +14,7 @@ export const adminLinks = [
   { to: "/chartcontentadmin", label: "CHART" },
   { to: "/CrewAdmin", label: "CREW" },
   { to: "/eventsAdmin", label: "EVENTS" },
+  { to: "/schedule-admin", label: "SCHEDULE" },
   { to: "/cardlistmoreadmin", label: "PODCAST CARDS" },
   { to: "/episodes-admin", label: "EPISODES" },
 ] as const;

@@ -37,7 +37,7 @@ export default function CrewSpin() {
         ) : (
           <ul className="crew-list">
             {members.map((member) => (
-              <li key={member.id} className="crew-card">
+              <li key={member.id} id={`crew-${member.id}`} className="crew-card">
                 <img
                   src={mediaUrlFor(member.image, 640)}
                   srcSet={mediaSrcSet(member.image)}

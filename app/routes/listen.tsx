@@ -1,31 +1,47 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CREW_PAGE_SIZE, CrewSlider } from "~/components/CrewSlider";
+import { OnAirNow } from "~/components/OnAirNow";
+import { RecentSongs } from "~/components/RecentSongs";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
 import { crewSliderPage } from "~/models/crew.server";
 import { listLatestEpisodes } from "~/models/podcasts.server";
+import { getOnAir, toPublicAiring } from "~/models/schedule.server";
+import { listRecentSongs } from "~/models/song-history.server";
 import { getSiteImage } from "~/models/site-images.server";
 import { getStationIdentity } from "~/models/station.server";
+import { getConfig } from "~/services/config.server";
 import { mediaSrcSet, mediaUrl } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
 
 const LATEST_PODCAST_COUNT = 5;
+const RECENT_SONG_COUNT = 10;
 
 export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
   withSiteMeta(matches, [{ title: data ? `LISTEN · ${data.stationName}` : "LISTEN" }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [jumbotron, episodes, crew] = await Promise.all([
+  const [jumbotron, episodes, crew, onAir, recentSongs] = await Promise.all([
     getSiteImage("jumbotron"),
     listLatestEpisodes(LATEST_PODCAST_COUNT),
     crewSliderPage(request, "crew", CREW_PAGE_SIZE),
+    getOnAir(new Date()),
+    listRecentSongs(RECENT_SONG_COUNT),
   ]);
-  return { jumbotron, episodes, crew, stationName: getStationIdentity().name };
+  return {
+    jumbotron,
+    episodes,
+    crew,
+    stationName: getStationIdentity().name,
+    stationTimeZone: getConfig().stationTimezone,
+    onAir: { now: onAir.now && toPublicAiring(onAir.now), next: onAir.next && toPublicAiring(onAir.next) },
+    recentSongs,
+  };
 }
 
 export default function Listen() {
-  const { jumbotron, episodes, crew, stationName } = useLoaderData<typeof loader>();
+  const { jumbotron, episodes, crew, stationName, stationTimeZone, onAir, recentSongs } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   return (
     <div className="container">
@@ -43,6 +59,7 @@ export default function Listen() {
           />
         </div>
       )}
+      <OnAirNow now={onAir.now} next={onAir.next} stationTimeZone={stationTimeZone} />
       <section className="section" aria-labelledby="latest-podcast">
         <div className="section-head">
           <h2 id="latest-podcast" className="section-title">
@@ -54,6 +71,7 @@ export default function Listen() {
         </div>
         <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
       </section>
+      <RecentSongs songs={recentSongs} stationTimeZone={stationTimeZone} count={RECENT_SONG_COUNT} />
       <CrewSlider page={crew} stationName={stationName} />
     </div>
   );

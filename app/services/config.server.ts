@@ -50,6 +50,8 @@ export interface AppConfig {
   trustProxy: number;
   /** Files in storage younger than this are never swept as orphans: they may be uploads in flight. */
   orphanGraceSeconds: number;
+  /** Song history older than this many days is pruned (HISTORY_DAYS). */
+  historyDays: number;
   /** Fill an empty station with the bundled demo content on first start. */
   seedContent: boolean;
   /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
@@ -101,6 +103,12 @@ function wholeNumber(env: Env, name: string, fallback: number, max: number): num
     throw new ConfigError(`${name} must be a whole number between 0 and ${max} (got "${value}")`);
   }
   return number;
+}
+
+function historyDays(env: Env): number {
+  const days = wholeNumber(env, "HISTORY_DAYS", 365, 36500);
+  if (days === 0) throw new ConfigError(`HISTORY_DAYS must be a whole number between 1 and 36500 (got "0")`);
+  return days;
 }
 
 function s3(env: Env): S3Config | null {
@@ -216,6 +224,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl: urlSetting(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
     databaseConnectRetries: wholeNumber(env, "DB_CONNECT_RETRIES", 0, 100),
     orphanGraceSeconds: wholeNumber(env, "ORPHAN_GRACE_SECONDS", 3600, 7 * 24 * 3600),
+    historyDays: historyDays(env),
     s3: s3(env),
     sessionSecret,
     adminPin: pin(env, "ADMIN_PIN", /^\d{6}$/, "exactly 6 digits"),

@@ -1,0 +1,58 @@
+import "~/styles/schedule.css";
+import { Link } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
+import { useRealtime } from "~/hooks/useRealtime";
+import { timeIn } from "~/utils/airing-format";
+
+export interface RecentSong {
+  id: string;
+  playedAt: string;
+  artist: string;
+  title: string;
+}
+
+/**
+ * The last songs played, newest first. A new song arrives with its
+ * `history:changed` message, so thousands of open pages add it without
+ * asking the server again.
+ */
+export function RecentSongs({ songs: initial, stationTimeZone, count = 10 }: { songs: RecentSong[]; stationTimeZone: string; count?: number }) {
+  const [songs, setSongs] = useState(initial);
+  const [zone] = useListenerTimeZone(stationTimeZone, null);
+  useEffect(() => setSongs(initial), [initial]);
+  useRealtime<{ action: string; records: RecentSong[] }>("history:changed", (change) => {
+    if (change.action !== "created") return;
+    setSongs((current) => {
+      const fresh = change.records.filter((song) => !current.some((known) => known.id === song.id));
+      return [...fresh, ...current].sort((a, b) => Date.parse(b.playedAt) - Date.parse(a.playedAt)).slice(0, count);
+    });
+  });
+  return (
+    <section className="section recent-songs" aria-labelledby="recent-songs-title">
+      <div className="section-head">
+        <h2 id="recent-songs-title" className="section-title">
+          RECENTLY PLAYED
+        </h2>
+        <Link to="/history" className="button button--ghost">
+          SONG HISTORY
+        </Link>
+      </div>
+      {songs.length === 0 ? (
+        <p className="empty-state">No songs played yet.</p>
+      ) : (
+        <ol className="song-list" aria-live="polite">
+          {songs.map((song) => (
+            <li key={song.id} className="song-list__item">
+              <time className="song-list__time" dateTime={song.playedAt}>
+                {timeIn(song.playedAt, zone)}
+              </time>
+              <span className="song-list__title">{song.title}</span>
+              {song.artist && <span className="song-list__artist">{song.artist}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

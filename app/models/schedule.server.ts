@@ -1,0 +1,418 @@
+import rrulePackage, { type Options as RRuleOptions, type RRule as RRuleType } from "rrule";
+import { Prisma } from "~/generated/prisma/client";
+import { getConfig } from "~/services/config.server";
+import { db } from "~/services/db.server";
+import { publish } from "~/services/realtime.server";
+import { UploadError } from "~/services/uploads.server";
+import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
+import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+
+/*
+ * The programme: each show's slots are RFC 5545 data in the station's time
+ * zone (DTSTART wall time + RRULE + EXDATE, one-off specials without RRULE,
+ * moved airings as extra dates). Rules are expanded on wall-clock ("floating")
+ * times with `rrule`, and each wall time is then turned into an instant in the
+ * station's zone, so a weekly 20:00 show stays at 20:00 local across DST.
+ */
+
+// rrule is CommonJS: Node's ESM loader (the production server) sees only its default export.
+const { RRule } = rrulePackage;
+type RRule = RRuleType;
+
+/** A schedule refusal (overlap, unknown airing): shown to the admin; nothing was changed. */
+export class ScheduleError extends UploadError {
+  name = "ScheduleError";
+}
+
+export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+export const WEEKDAY_NAMES: Record<Weekday, string> = { MO: "Monday", TU: "Tuesday", WE: "Wednesday", TH: "Thursday", FR: "Friday", SA: "Saturday", SU: "Sunday" };
+
+const MAX_DURATION_MINUTES = 24 * 60;
+// Overlaps are checked over this many days from the slot's first future airing: a weekly pattern repeats well within it.
+const OVERLAP_HORIZON_DAYS = 400;
+const DAY_MS = 86_400_000;
+
+const slotSelect = {
+  id: true,
+  showId: true,
+  startDate: true,
+  startTime: true,
+  durationMinutes: true,
+  rrule: true,
+  endDate: true,
+  exdates: true,
+  updatedAt: true,
+  moves: { select: { originalStart: true, newStart: true, durationMinutes: true }, orderBy: { newStart: "asc" } },
+} satisfies Prisma.ShowSlotSelect;
+
+const programmeSelect = {
+  id: true,
+  slug: true,
+  name: true,
+  colour: true,
+  hosts: { select: { crewMember: { select: { id: true, name: true } } }, orderBy: { position: "asc" } },
+  slots: { select: slotSelect, orderBy: [{ startDate: "asc" }, { startTime: "asc" }] },
+} satisfies Prisma.ShowSelect;
+
+type SlotRow = Prisma.ShowSlotGetPayload<{ select: typeof slotSelect }>;
+type ProgrammeShow = Prisma.ShowGetPayload<{ select: typeof programmeSelect }>;
+
+export interface Airing {
+  slotId: string;
+  showId: string;
+  slug: string;
+  name: string;
+  colour: string;
+  hosts: { id: string; name: string }[];
+  start: Date;
+  end: Date;
+  /** The wall-clock start the rule gave this airing ("YYYY-MM-DDTHH:MM"): its identity for cancel and move. */
+  originalStart: string;
+  moved: boolean;
+  /** A one-off special (a slot without a recurrence rule). */
+  special: boolean;
+}
+
+const WEEK_MS = 7 * DAY_MS;
+
+// Parsed rule options are reused until the slot changes (expansion runs on every schedule page view).
+const ruleCache = new Map<string, { options: Partial<RRuleOptions>; dtstart: number; until: number | null; periodMs: number | null }>();
+
+type RuleSlot = Pick<SlotRow, "id" | "updatedAt" | "rrule" | "startDate" | "startTime" | "endDate">;
+
+/**
+ * The slot's rule, ready to expand near `fromFloating`. rrule always iterates
+ * from DTSTART, so a weekly rule without COUNT starts at a whole number of its
+ * periods before the window instead: the same airings, without walking every
+ * week since the show began.
+ */
+function ruleFor(slot: RuleSlot, fromFloating: number): RRule | null {
+  if (!slot.rrule) return null;
+  const key = `${slot.id}@${slot.updatedAt.getTime()}`;
+  let parsed = ruleCache.get(key);
+  if (!parsed) {
+    const options = RRule.parseString(slot.rrule);
+    const until = slot.endDate ? floatingMs(parseWallKey(`${slot.endDate}T23:59`)!) : null;
+    const simpleWeekly = options.freq === RRule.WEEKLY && !options.count && !options.bysetpos;
+    parsed = { options, dtstart: floatingMs(parseWallKey(`${slot.startDate}T${slot.startTime}`)!), until, periodMs: simpleWeekly ? (options.interval ?? 1) * WEEK_MS : null };
+    if (ruleCache.size > 5000) ruleCache.clear();
+    ruleCache.set(key, parsed);
+  }
+  const periods = parsed.periodMs ? Math.max(0, Math.floor((fromFloating - parsed.dtstart) / parsed.periodMs) - 1) : 0;
+  const dtstart = parsed.dtstart + periods * (parsed.periodMs ?? 0);
+  return new RRule({ ...parsed.options, dtstart: new Date(dtstart), until: parsed.until === null ? null : new Date(parsed.until) });
+}
+
+/** The floating starts (wall clock written as UTC ms) a slot's rule gives between two floating times, EXDATEs included. */
+function ruleStarts(slot: RuleSlot, fromFloating: number, toFloating: number): number[] {
+  if (!slot.rrule) {
+    const once = floatingMs(parseWallKey(`${slot.startDate}T${slot.startTime}`)!);
+    return once >= fromFloating && once <= toFloating ? [once] : [];
+  }
+  const starts: number[] = [];
+  for (let bucket = Math.floor(fromFloating / BUCKET_MS); bucket * BUCKET_MS <= toFloating; bucket++) {
+    for (const start of bucketStarts(slot, bucket)) if (start >= fromFloating && start <= toFloating) starts.push(start);
+  }
+  return starts;
+}
+
+// Expanded starts are kept per slot version and 64-day span: schedule pages, on-air lookups and
+// overlap checks ask for the same weeks again and again, and rrule is the costly part.
+const BUCKET_MS = 64 * DAY_MS;
+const bucketCache = new Map<string, number[]>();
+
+function bucketStarts(slot: RuleSlot, bucket: number): number[] {
+  const key = `${slot.id}@${slot.updatedAt.getTime()}|${bucket}`;
+  let starts = bucketCache.get(key);
+  if (!starts) {
+    const from = bucket * BUCKET_MS;
+    starts = ruleFor(slot, from)!.between(new Date(from), new Date(from + BUCKET_MS - 1), true).map((date) => date.getTime());
+    if (bucketCache.size > 50_000) bucketCache.clear();
+    bucketCache.set(key, starts);
+  }
+  return starts;
+}
+
+/** "YYYY-MM-DDTHH:MM" of a floating time. */
+const wallKeyOfFloating = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+
+/**
+ * Every airing of `shows` that overlaps [from, to), in start order. Wall times
+ * are read in `timeZone` (the station's), see instantOfStationWall for the
+ * DST rule.
+ */
+export function expandAirings(shows: ProgrammeShow[], from: Date, to: Date, timeZone: string): Airing[] {
+  // Wall times may be up to 14 h either side of UTC, and an airing up to a day long.
+  const fromFloating = from.getTime() - 2 * DAY_MS;
+  const toFloating = to.getTime() + DAY_MS;
+  const fromMs = from.getTime();
+  const toMs = to.getTime();
+  const airings: Airing[] = [];
+  for (const show of shows) {
+    const base = { showId: show.id, slug: show.slug, name: show.name, colour: show.colour, hosts: show.hosts.map((host) => host.crewMember) };
+    for (const slot of show.slots) {
+      const removed = new Set(slot.exdates);
+      const push = (wallMs: number, originalStart: string, minutes: number, moved: boolean) => {
+        const start = instantOfFloating(wallMs, timeZone);
+        const end = start + minutes * 60_000;
+        if (end > fromMs && start < toMs) airings.push({ ...base, slotId: slot.id, start: new Date(start), end: new Date(end), originalStart, moved, special: !slot.rrule });
+      };
+      for (const wallMs of ruleStarts(slot, fromFloating, toFloating)) {
+        const wall = wallKeyOfFloating(wallMs);
+        if (!removed.has(wall)) push(wallMs, wall, slot.durationMinutes, false);
+      }
+      for (const move of slot.moves) push(floatingMs(parseWallKey(move.newStart)!), move.originalStart, move.durationMinutes, true);
+    }
+  }
+  return airings.sort((a, b) => a.start.getTime() - b.start.getTime() || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function loadProgramme(tx: Prisma.TransactionClient = db()): Promise<ProgrammeShow[]> {
+  return tx.show.findMany({ select: programmeSelect, orderBy: { name: "asc" } });
+}
+
+/** The station's airings overlapping [from, to). */
+export async function listAirings(from: Date, to: Date): Promise<Airing[]> {
+  return expandAirings(await loadProgramme(), from, to, getConfig().stationTimezone);
+}
+
+/** A show's next airings from `now` on. */
+export async function listShowAirings(showId: string, now: Date, count: number): Promise<Airing[]> {
+  const shows = await db().show.findMany({ where: { id: showId }, select: programmeSelect });
+  const airings = expandAirings(shows, now, new Date(now.getTime() + OVERLAP_HORIZON_DAYS * DAY_MS), getConfig().stationTimezone);
+  return airings.slice(0, count);
+}
+
+export interface OnAir {
+  now: Airing | null;
+  next: Airing | null;
+}
+
+/** What is on air at `at` and the airing after it. */
+export async function getOnAir(at: Date): Promise<OnAir> {
+  const airings = await listAirings(at, new Date(at.getTime() + 15 * DAY_MS));
+  const now = airings.find((airing) => airing.start <= at && airing.end > at) ?? null;
+  const next = airings.find((airing) => airing.start > at && airing !== now) ?? null;
+  return { now, next };
+}
+
+/** The show on air at `at` (song history attaches it). */
+export async function showOnAirAt(at: Date): Promise<{ id: string; name: string } | null> {
+  const airings = await listAirings(new Date(at.getTime() - DAY_MS), new Date(at.getTime() + 1));
+  const airing = airings.find((candidate) => candidate.start <= at && candidate.end > at);
+  return airing ? { id: airing.showId, name: airing.name } : null;
+}
+
+// ---------------------------------------------------------------- slot input
+
+export interface SlotInput {
+  /** "weekly": on the given days from startDate (to endDate); "once": a one-off special on startDate. */
+  kind: "weekly" | "once";
+  days: Weekday[];
+  startDate: string;
+  startTime: string;
+  durationMinutes: number;
+  endDate: string | null;
+}
+
+export type SlotCheck = { ok: true; value: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null } } | { ok: false; error: string };
+
+function isDate(value: string): boolean {
+  return parseWallKey(`${value}T00:00`) !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
+export function parseDuration(value: string): number | null {
+  if (!/^\d{1,4}$/.test(value.trim())) return null;
+  const minutes = Number(value);
+  return minutes >= 5 && minutes <= MAX_DURATION_MINUTES ? minutes : null;
+}
+
+/** Checks a slot form and turns it into RFC 5545 data. */
+export function validateSlot(input: SlotInput): SlotCheck {
+  if (!isDate(input.startDate)) return { ok: false, error: "The start date must be a real date (YYYY-MM-DD)." };
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.startTime)) return { ok: false, error: "The start time must be a time of day (HH:MM)." };
+  if (!Number.isInteger(input.durationMinutes) || input.durationMinutes < 5 || input.durationMinutes > MAX_DURATION_MINUTES) {
+    return { ok: false, error: "The duration must be between 5 and 1440 minutes." };
+  }
+  if (input.kind === "once") {
+    return { ok: true, value: { startDate: input.startDate, startTime: input.startTime, durationMinutes: input.durationMinutes, rrule: null, endDate: null } };
+  }
+  const days = WEEKDAYS.filter((day) => input.days.includes(day));
+  if (days.length === 0) return { ok: false, error: "Choose at least one day of the week." };
+  if (input.endDate !== null) {
+    if (!isDate(input.endDate)) return { ok: false, error: "The end date must be a real date (YYYY-MM-DD)." };
+    if (input.endDate < input.startDate) return { ok: false, error: "The end date must not be before the start date." };
+  }
+  return {
+    ok: true,
+    value: { startDate: input.startDate, startTime: input.startTime, durationMinutes: input.durationMinutes, rrule: `FREQ=WEEKLY;BYDAY=${days.join(",")}`, endDate: input.endDate },
+  };
+}
+
+/** The slot's days of the week, for the edit form. */
+export function slotDays(rrule: string | null): Weekday[] {
+  const byday = /BYDAY=([A-Z,]+)/.exec(rrule ?? "")?.[1] ?? "";
+  return WEEKDAYS.filter((day) => byday.split(",").includes(day));
+}
+
+// ---------------------------------------------------------------- overlap
+
+const whenFormat = (timeZone: string) =>
+  new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone });
+
+/**
+ * Refuses a programme in which two airings overlap in the next
+ * OVERLAP_HORIZON_DAYS (from `from`), naming the first clash.
+ */
+async function refuseOverlaps(tx: Prisma.TransactionClient, changedSlotId: string, from: Date): Promise<void> {
+  const timeZone = getConfig().stationTimezone;
+  const airings = expandAirings(await loadProgramme(tx), from, new Date(from.getTime() + OVERLAP_HORIZON_DAYS * DAY_MS), timeZone);
+  let latest: Airing | null = null;
+  for (const airing of airings) {
+    if (latest && airing.start < latest.end && (airing.slotId === changedSlotId || latest.slotId === changedSlotId)) {
+      const [mine, theirs] = airing.slotId === changedSlotId ? [airing, latest] : [latest, airing];
+      const time = whenFormat(timeZone);
+      throw new ScheduleError(
+        `That would overlap "${theirs.name}" (${time.format(theirs.start)}–${time.format(theirs.end).slice(-5)}, station time) with "${mine.name}" at ${time.format(mine.start)}. Nothing was changed.`,
+      );
+    }
+    if (!latest || airing.end > latest.end) latest = airing;
+  }
+}
+
+// Schedule writes take turns so two admins cannot each pass the overlap check and then clash.
+async function lockSchedule(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(2020112301)");
+}
+
+function publishSchedule(action: "created" | "updated" | "deleted", records: unknown[]): void {
+  publish("schedule:changed", { action, records });
+}
+
+function overlapFrom(startDate: string): Date {
+  const start = instantOfStationWall(parseWallKey(`${startDate}T00:00`)!, getConfig().stationTimezone);
+  const now = new Date(Date.now() - DAY_MS);
+  return start > now ? start : now;
+}
+
+/** Adds a slot (weekly rule or one-off special) to a show; refused when it overlaps another airing. */
+export async function createSlot(showId: string, slot: Extract<SlotCheck, { ok: true }>["value"], actor: AdminActor = SYSTEM_ACTOR) {
+  const created = await db().$transaction(async (tx) => {
+    await lockSchedule(tx);
+    const show = await tx.show.findUnique({ where: { id: showId }, select: { id: true, name: true } });
+    if (!show) throw new ScheduleError("That show no longer exists.");
+    const row = await tx.showSlot.create({ data: { showId, ...slot }, select: { id: true } });
+    await refuseOverlaps(tx, row.id, overlapFrom(slot.startDate));
+    await logActivity(tx, actor, "schedule.slot-created", `Scheduled "${show.name}" ${describeSlot(slot)}`);
+    return row;
+  });
+  publishSchedule("created", [{ id: created.id, showId }]);
+  return created;
+}
+
+/** Changes a slot's rule; its cancelled and moved airings are kept. */
+export async function updateSlot(slotId: string, slot: Extract<SlotCheck, { ok: true }>["value"], actor: AdminActor = SYSTEM_ACTOR) {
+  await db().$transaction(async (tx) => {
+    await lockSchedule(tx);
+    const previous = await tx.showSlot.findUnique({ where: { id: slotId }, select: { show: { select: { name: true } } } });
+    if (!previous) throw new ScheduleError("That time slot no longer exists.");
+    await tx.showSlot.update({ where: { id: slotId }, data: slot });
+    await refuseOverlaps(tx, slotId, overlapFrom(slot.startDate));
+    await logActivity(tx, actor, "schedule.slot-updated", `Changed a slot of "${previous.show.name}" to ${describeSlot(slot)}`);
+  });
+  publishSchedule("updated", [{ id: slotId }]);
+}
+
+export async function deleteSlot(slotId: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const slot = await tx.showSlot.findUnique({ where: { id: slotId }, select: { startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, show: { select: { name: true } } } });
+    if (!slot) throw new ScheduleError("That time slot no longer exists.");
+    await tx.showSlot.delete({ where: { id: slotId } });
+    await logActivity(tx, actor, "schedule.slot-deleted", `Removed "${slot.show.name}" ${describeSlot(slot)}`);
+  });
+  publishSchedule("deleted", [{ id: slotId }]);
+}
+
+/** Whether the slot's rule (EXDATEs aside) gives an airing at the wall time `wall` ("YYYY-MM-DDTHH:MM"). */
+export function slotAirsAt(slot: RuleSlot, wall: string): boolean {
+  const parsed = parseWallKey(wall);
+  if (!parsed) return false;
+  const ms = floatingMs(parsed);
+  return ruleStarts(slot, ms, ms).includes(ms);
+}
+
+/** Checks that `originalStart` is an airing the slot's rule gives (and not already taken out). */
+function requireRuleAiring(slot: SlotRow, originalStart: string): void {
+  const wall = parseWallKey(originalStart);
+  if (!wall) throw new ScheduleError("That airing is not a date and time (YYYY-MM-DDTHH:MM).");
+  const ms = floatingMs(wall);
+  if (!ruleStarts(slot, ms, ms).includes(ms)) throw new ScheduleError("That show does not air at that time.");
+}
+
+/** Cancels one airing of a slot (an EXDATE); a moved airing is cancelled too. */
+export async function cancelAiring(slotId: string, originalStart: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
+  await db().$transaction(async (tx) => {
+    await lockSchedule(tx);
+    const slot = await tx.showSlot.findUnique({ where: { id: slotId }, select: { ...slotSelect, show: { select: { name: true } } } });
+    if (!slot) throw new ScheduleError("That time slot no longer exists.");
+    requireRuleAiring(slot, originalStart);
+    const key = wallKey(parseWallKey(originalStart)!);
+    await tx.airingMove.deleteMany({ where: { slotId, originalStart: key } });
+    if (!slot.exdates.includes(key)) await tx.showSlot.update({ where: { id: slotId }, data: { exdates: { push: key } } });
+    await logActivity(tx, actor, "schedule.airing-cancelled", `Cancelled "${slot.show.name}" at ${key.replace("T", " ")}`);
+  });
+  publishSchedule("updated", [{ id: slotId }]);
+}
+
+/** Moves one airing to another wall-clock time (EXDATE for the original, an extra date for the new one). */
+export async function moveAiring(slotId: string, originalStart: string, newStart: string, durationMinutes: number, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
+  const target = parseWallKey(newStart);
+  if (!target) throw new ScheduleError("The new time must be a date and time.");
+  if (parseDuration(String(durationMinutes)) === null) throw new ScheduleError("The duration must be between 5 and 1440 minutes.");
+  await db().$transaction(async (tx) => {
+    await lockSchedule(tx);
+    const slot = await tx.showSlot.findUnique({ where: { id: slotId }, select: { ...slotSelect, show: { select: { name: true } } } });
+    if (!slot) throw new ScheduleError("That time slot no longer exists.");
+    requireRuleAiring(slot, originalStart);
+    const key = wallKey(parseWallKey(originalStart)!);
+    const to = wallKey(target);
+    await tx.airingMove.upsert({
+      where: { slotId_originalStart: { slotId, originalStart: key } },
+      create: { slotId, originalStart: key, newStart: to, durationMinutes },
+      update: { newStart: to, durationMinutes },
+    });
+    await tx.showSlot.update({ where: { id: slotId }, data: slot.exdates.includes(key) ? { updatedAt: new Date() } : { exdates: { push: key } } });
+    const timeZone = getConfig().stationTimezone;
+    const earliest = [key, to].map((wall) => instantOfStationWall(parseWallKey(wall)!, timeZone)).sort((a, b) => a.getTime() - b.getTime())[0];
+    await refuseOverlaps(tx, slotId, new Date(Math.max(earliest.getTime() - DAY_MS, Date.now() - DAY_MS)));
+    await logActivity(tx, actor, "schedule.airing-moved", `Moved "${slot.show.name}" from ${key.replace("T", " ")} to ${to.replace("T", " ")}`);
+  });
+  publishSchedule("updated", [{ id: slotId }]);
+}
+
+/** A slot in words, for the activity log and the admin list. */
+export function describeSlot(slot: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null }): string {
+  if (!slot.rrule) return `once on ${slot.startDate} at ${slot.startTime} for ${slot.durationMinutes} min`;
+  const days = slotDays(slot.rrule).map((day) => WEEKDAY_NAMES[day]).join(", ");
+  return `every ${days} at ${slot.startTime} for ${slot.durationMinutes} min, from ${slot.startDate}${slot.endDate ? ` to ${slot.endDate}` : ""}`;
+}
+
+/** An airing as pages receive it (times as ISO strings). */
+export interface PublicAiring {
+  slotId: string;
+  slug: string;
+  name: string;
+  colour: string;
+  hosts: { id: string; name: string }[];
+  start: string;
+  end: string;
+  originalStart: string;
+  moved: boolean;
+  special: boolean;
+}
+
+export function toPublicAiring(airing: Airing): PublicAiring {
+  const { showId: _showId, start, end, ...rest } = airing;
+  return { ...rest, start: start.toISOString(), end: end.toISOString() };
+}

@@ -1,0 +1,150 @@
+import { Prisma } from "~/generated/prisma/client";
+import { db } from "~/services/db.server";
+import { publish } from "~/services/realtime.server";
+import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+import { ScheduleError } from "./schedule.server";
+
+const showSelect = {
+  id: true,
+  slug: true,
+  name: true,
+  description: true,
+  colour: true,
+  hosts: { select: { crewMember: { select: { id: true, name: true, jobTitle: true } } }, orderBy: { position: "asc" } },
+  slots: {
+    select: { id: true, startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, exdates: true, moves: { select: { originalStart: true, newStart: true, durationMinutes: true } } },
+    orderBy: [{ startDate: "asc" }, { startTime: "asc" }],
+  },
+} satisfies Prisma.ShowSelect;
+
+/** Every show with its hosts and slots, by name (admin screen). */
+export function listShows() {
+  return db().show.findMany({ select: showSelect, orderBy: { name: "asc" } });
+}
+
+export type ShowListItem = Awaited<ReturnType<typeof listShows>>[number];
+
+export function getShowBySlug(slug: string) {
+  return db().show.findUnique({ where: { slug }, select: showSelect });
+}
+
+export interface ShowInput {
+  name: string;
+  slug: string;
+  description: string;
+  colour: string;
+  hostIds: string[];
+}
+
+type ShowField = "name" | "slug" | "description" | "colour" | "hosts";
+
+/** "Late Night Jazz!" -> "late-night-jazz". */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+}
+
+/** Checks the show form; the slug is made from the name when left empty. */
+export function validateShow(values: { name: string; slug: string; description: string; colour: string; hostIds: string[] }):
+  | { ok: true; value: ShowInput }
+  | { ok: false; errors: Partial<Record<ShowField, string>> } {
+  const errors: Partial<Record<ShowField, string>> = {};
+  const name = values.name.trim().replace(/\s+/g, " ");
+  if (!name) errors.name = "Give the show a name.";
+  else if (name.length > 100) errors.name = "The name is too long (at most 100 characters).";
+  const slug = values.slug.trim() === "" ? slugify(name) : values.slug.trim();
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/.test(slug)) errors.slug = "The address may use a–z, 0–9 and hyphens (at most 60), e.g. late-night-jazz.";
+  const description = values.description.trim();
+  if (description.length > 4000) errors.description = "The description is too long (at most 4000 characters).";
+  const colour = values.colour.trim().toLowerCase() || "#e11d48";
+  if (!/^#[0-9a-f]{6}$/.test(colour)) errors.colour = "The colour must be written as #rrggbb.";
+  const hostIds = [...new Set(values.hostIds)];
+  if (hostIds.length > 20) errors.hosts = "A show can have at most 20 hosts.";
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, value: { name, slug, description, colour, hostIds } };
+}
+
+async function requireCrew(tx: Prisma.TransactionClient, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await tx.crewMember.count({ where: { id: { in: ids } } });
+  if (found !== ids.length) throw new ScheduleError("One of the chosen hosts is no longer on the crew. Nothing was changed.");
+}
+
+function friendlyWriteError(error: unknown, slug: string): unknown {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    return new ScheduleError(`Another show already uses the address /shows/${slug}; choose another.`);
+  }
+  return error;
+}
+
+export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_ACTOR) {
+  let show: { id: string; slug: string; name: string };
+  try {
+    show = await db().$transaction(async (tx) => {
+      await requireCrew(tx, input.hostIds);
+      const created = await tx.show.create({
+        data: {
+          name: input.name,
+          slug: input.slug,
+          description: input.description,
+          colour: input.colour,
+          hosts: { create: input.hostIds.map((crewMemberId, position) => ({ crewMemberId, position })) },
+        },
+        select: { id: true, slug: true, name: true },
+      });
+      await logActivity(tx, actor, "show.created", `Added show "${created.name}"`);
+      return created;
+    });
+  } catch (error) {
+    throw friendlyWriteError(error, input.slug);
+  }
+  publish("schedule:changed", { action: "created", records: [show] });
+  return show;
+}
+
+export async function updateShow(id: string, input: ShowInput, actor: AdminActor = SYSTEM_ACTOR) {
+  let show: { id: string; slug: string; name: string };
+  try {
+    show = await db().$transaction(async (tx) => {
+      const previous = await tx.show.findUnique({ where: { id }, select: { id: true } });
+      if (!previous) throw new ScheduleError("That show no longer exists.");
+      await requireCrew(tx, input.hostIds);
+      await tx.showHost.deleteMany({ where: { showId: id } });
+      const updated = await tx.show.update({
+        where: { id },
+        data: {
+          name: input.name,
+          slug: input.slug,
+          description: input.description,
+          colour: input.colour,
+          hosts: { create: input.hostIds.map((crewMemberId, position) => ({ crewMemberId, position })) },
+        },
+        select: { id: true, slug: true, name: true },
+      });
+      await logActivity(tx, actor, "show.updated", `Edited show "${updated.name}"`);
+      return updated;
+    });
+  } catch (error) {
+    throw friendlyWriteError(error, input.slug);
+  }
+  publish("schedule:changed", { action: "updated", records: [show] });
+  return show;
+}
+
+/** Deletes a show with its slots; its songs in the history keep the show's name. */
+export async function deleteShow(id: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
+  const show = await db().$transaction(async (tx) => {
+    const removed = await tx.show.findUnique({ where: { id }, select: { id: true, name: true } });
+    if (!removed) throw new ScheduleError("That show no longer exists.");
+    await tx.show.delete({ where: { id } });
+    await logActivity(tx, actor, "show.deleted", `Deleted show "${removed.name}"`);
+    return removed;
+  });
+  publish("schedule:changed", { action: "deleted", records: [show] });
+}

@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { buildScheduleCalendar } from "~/models/schedule-calendar.server";
+import { publicBaseUrl } from "~/services/feeds.server";
+import { calendarResponse } from "./schedule[.]ics";
+
+// GET /shows/{slug}.ics (rewritten here by the server) — one show's airings as a calendar.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const slug = params.slug ?? "";
+  const ics = await buildScheduleCalendar(await publicBaseUrl(request), slug);
+  if (!ics) return new Response("That show does not exist.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return calendarResponse(ics, `${slug}.ics`);
+}

@@ -1,0 +1,103 @@
+import "~/styles/schedule.css";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
+import { useLiveData } from "~/hooks/useRealtime";
+import { describeSlot, listShowAirings, toPublicAiring } from "~/models/schedule.server";
+import { getShowBySlug } from "~/models/shows.server";
+import { getStationIdentity } from "~/models/station.server";
+import { getConfig } from "~/services/config.server";
+import { publicBaseUrl } from "~/services/feeds.server";
+import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
+import { withSiteMeta } from "~/utils/meta";
+
+const NEXT_AIRINGS = 8;
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  withSiteMeta(matches, [{ title: data ? `${data.show.name} · ${data.stationName}` : "Show" }, ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : [])]);
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return showPageData(request, params.slug ?? "");
+}
+
+async function showPageData(request: Request, slug: string) {
+  const show = await getShowBySlug(slug);
+  if (!show) throw new Response("That show does not exist.", { status: 404 });
+  const airings = await listShowAirings(show.id, new Date(), NEXT_AIRINGS);
+  return {
+    show: { slug: show.slug, name: show.name, description: show.description, colour: show.colour, hosts: show.hosts.map((host) => host.crewMember) },
+    rules: show.slots.map(describeSlot),
+    airings: airings.map(toPublicAiring),
+    stationName: getStationIdentity().name,
+    stationTimeZone: getConfig().stationTimezone,
+    calendarUrl: `${publicBaseUrl(request)}/shows/${show.slug}.ics`,
+  };
+}
+
+export default function ShowPage() {
+  const { show, rules, airings, stationTimeZone, calendarUrl } = useLoaderData<typeof loader>();
+  const [zone] = useListenerTimeZone(stationTimeZone, null);
+  useLiveData("schedule:changed");
+  return (
+    <div className="container show-page">
+      <header className="show-page__head" style={{ borderColor: show.colour }}>
+        <p className="caption">
+          <Link to="/schedule">SCHEDULE</Link>
+        </p>
+        <h1 className="page-title">{show.name}</h1>
+        {show.description && <p className="show-page__description">{show.description}</p>}
+        {show.hosts.length > 0 && (
+          <p className="show-page__hosts">
+            Hosted by{" "}
+            {show.hosts.map((host, index) => (
+              <span key={host.id}>
+                {index > 0 && ", "}
+                <Link to={`/CrewSpin#crew-${host.id}`}>{host.name}</Link>
+              </span>
+            ))}
+          </p>
+        )}
+        <p>
+          <a href={calendarUrl} className="button button--ghost" download={`${show.slug}.ics`}>
+            Add to calendar
+          </a>{" "}
+          <a href={calendarUrl.replace(/^https?:/, "webcal:")} className="button button--ghost">
+            Subscribe
+          </a>
+        </p>
+      </header>
+      <section className="section" aria-labelledby="show-when">
+        <h2 id="show-when" className="section-title">
+          WHEN IT AIRS
+        </h2>
+        {rules.length === 0 ? <p className="muted">Not on the schedule at the moment.</p> : (
+          <ul>
+            {rules.map((rule) => (
+              <li key={rule}>{rule} (station time, {stationTimeZone})</li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="section" aria-labelledby="show-next">
+        <h2 id="show-next" className="section-title">
+          NEXT AIRINGS
+        </h2>
+        {airings.length === 0 ? (
+          <p className="muted">No airings coming up.</p>
+        ) : (
+          <ol className="schedule-day__list">
+            {airings.map((airing) => (
+              <li key={`${airing.slotId}-${airing.originalStart}`} className="airing" style={{ borderColor: show.colour }}>
+                <p className="airing__time">
+                  {dayIn(airing.start, zone)} · <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone)}</time>{" "}
+                  {zoneAbbreviation(airing.start, zone)}
+                  {airing.moved && <span className="airing__note">moved</span>}
+                </p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
