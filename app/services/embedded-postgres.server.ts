@@ -388,7 +388,9 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
           // Fast shutdown: open sessions are ended, everything committed is kept.
           if (process.platform === "win32") await execFileAsync(pg_ctl, ["stop", "-D", dir, "-m", "fast"]).catch(() => child.kill());
           else child.kill("SIGINT");
-          await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([exit, new Promise((resolve) => (timer = setTimeout(resolve, 30_000)))]);
+          clearTimeout(timer);
           if (!exited) child.kill("SIGKILL");
         }
         process.off("exit", stopOnExit);
