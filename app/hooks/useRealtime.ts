@@ -46,3 +46,28 @@ export function useLiveData(...topics: RealtimeTopic[]): void {
   const revalidator = useRevalidator();
   useSubscription(topics, () => revalidator.revalidate());
 }
+
+/**
+ * Calls `onConnect` each time this tab's realtime connection is (re)established,
+ * including at once when it already is: changes published while it was down
+ * were missed, so state that must be current (what is on air) is fetched again.
+ */
+export function useRealtimeConnected(onConnect: () => void): void {
+  const handler = useRef(onConnect);
+  handler.current = onConnect;
+  useEffect(() => {
+    const listener = () => handler.current();
+    let socket: Socket | undefined;
+    let cancelled = false;
+    void getSocket().then((s) => {
+      if (cancelled) return;
+      socket = s;
+      socket.on("connect", listener);
+      if (socket.connected) listener();
+    });
+    return () => {
+      cancelled = true;
+      socket?.off("connect", listener);
+    };
+  }, []);
+}
