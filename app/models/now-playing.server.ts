@@ -2,7 +2,7 @@ import pg from "pg";
 import type { Server as SocketServer } from "socket.io";
 import { publish } from "~/services/realtime.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
-import { followIcyStream } from "~/services/stream-metadata.server";
+import { followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
 
 /**
  * What is on air, followed by the server (one reader for all listeners) and
@@ -29,6 +29,8 @@ const LOCK_RETRY_MS = 2_000;
 // listeners' players reconnect as soon as it is back on air.
 const RECONNECT_MS = [500, 1_000, 1_000, 2_000];
 const DEMO_POLL_MS = 1_000;
+// In-band titles arrive every icy-metaint bytes (2 s at 64 kbit/s); Icecast's status is asked this often.
+const STATUS_POLL_MS = 1_000;
 
 /** The current state, for a page's first render. */
 export function getNowPlaying(): NowPlaying {
@@ -53,10 +55,17 @@ export interface FollowerOptions {
   log?: (line: string) => void;
 }
 
+/** Waits `ms`, or less when `signal` aborts; leaves no listener behind (it runs every second for days). */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
   });
 
 /** Starts following the station's stream; returns the stop function. */
@@ -89,20 +98,37 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
   const followStream = async (url: string, signal: AbortSignal) => {
     let failures = 0;
     let title: string | null = getNowPlaying().title;
+    let connected = false;
+    // Icecast's status-json.xsl, when reachable, names the title first; in-band titles are the fallback.
+    let statusKnowsTitle = false;
+    const pollStatus = async () => {
+      while (!signal.aborted) {
+        const status = await readIcecastStatusTitle(url, signal);
+        statusKnowsTitle = status.found;
+        if (status.found && connected && status.title !== title) {
+          title = status.title;
+          announce({ title, onAir: true });
+        }
+        await sleep(STATUS_POLL_MS, signal);
+      }
+    };
+    const polling = pollStatus();
     while (!signal.aborted) {
       const why = await followIcyStream(
         url,
         {
           onConnected() {
             failures = 0;
+            connected = true;
           },
           onTitle(next) {
-            title = next;
+            if (!statusKnowsTitle) title = next;
             announce({ title, onAir: true });
           },
         },
         signal,
       );
+      connected = false;
       if (signal.aborted) break;
       if (failures === 0) log(`Live stream unreachable (${why}); following it again when it is back`);
       // The last title stays known; the bar says the stream is down.
@@ -110,6 +136,7 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
       await sleep(RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)], signal);
       failures += 1;
     }
+    await polling;
   };
 
   const followDemo = async (demo: { nowPlaying(): string }, signal: AbortSignal) => {
@@ -152,16 +179,16 @@ async function leadFromOneInstance(
     client.on("end", () => lost.abort());
     try {
       await client.connect();
+      const both = AbortSignal.any([stopping, lost.signal]);
       let held = false;
       while (!held && !stopping.aborted && !lost.signal.aborted) {
         const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS held", [LOCK_NAME]);
         held = rows[0]?.held === true;
-        if (!held) await sleep(LOCK_RETRY_MS, AbortSignal.any([stopping, lost.signal]));
+        if (!held) await sleep(LOCK_RETRY_MS, both);
       }
       if (held) {
         setLeading(true);
         log("This instance follows the live stream's now-playing");
-        const both = AbortSignal.any([stopping, lost.signal]);
         // Notice a dropped database session even when no query is running.
         const heartbeat = setInterval(() => client.query("SELECT 1").catch(() => lost.abort()), 5_000);
         try {

@@ -162,3 +162,41 @@ export async function readIcyTitle(url: string, timeoutMs = 5_000): Promise<stri
     clearTimeout(timer);
   }
 }
+
+/** Icecast's JSON status next to a stream URL (`/status-json.xsl` on the same server). */
+export function icecastStatusUrl(streamUrl: string): string {
+  return new URL("/status-json.xsl", streamUrl).href;
+}
+
+/**
+ * The current title of the mount at `streamUrl` from Icecast's status-json.xsl:
+ * `{ found: false }` when that is not reachable or does not list the mount (not
+ * an Icecast, an old one, a relay), so the caller keeps to the in-band titles.
+ */
+export async function readIcecastStatusTitle(streamUrl: string, signal?: AbortSignal): Promise<{ found: false } | { found: true; title: string | null }> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  const timer = setTimeout(abort, 2_000);
+  signal?.addEventListener("abort", abort);
+  try {
+    const response = await fetch(icecastStatusUrl(streamUrl), { signal: controller.signal });
+    if (!response.ok) return { found: false };
+    const body = (await response.json()) as { icestats?: { source?: unknown } };
+    const sources = body.icestats?.source;
+    const list = (Array.isArray(sources) ? sources : sources ? [sources] : []) as { listenurl?: unknown; title?: unknown }[];
+    const mount = new URL(streamUrl).pathname;
+    const source = list.find((s) => typeof s.listenurl === "string" && URL.canParse(s.listenurl) && new URL(s.listenurl).pathname === mount);
+    if (!source) return { found: false };
+    if (typeof source.title !== "string" && typeof source.title !== "number") return { found: true, title: null };
+    const text = String(source.title);
+    // Icecast writes the title as it stored it: UTF-8 text, or (for a source that declared no
+    // charset) UTF-8 bytes read as ISO-8859-1. Both decode like in-band titles.
+    const title = /^[\u0000-\u00ff]*$/.test(text) ? decodeStreamTitle(Buffer.from(text, "latin1")) : decodeHTML(text).trim();
+    return { found: true, title: title === "" ? null : title };
+  } catch {
+    return { found: false };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", abort);
+  }
+}

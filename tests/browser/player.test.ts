@@ -28,7 +28,7 @@ async function advancing(page: Page, time: (page: Page) => Promise<number>): Pro
 
 const measured: Record<string, number | string> = {};
 
-(icecastAvailable ? describeInBrowser : describe.skip)("the one player against a real Icecast", () => {
+(icecastAvailable || process.env.REQUIRE_BROWSER ? describeInBrowser : describe.skip)("the one player against a real Icecast", () => {
   let icecast: RunningIcecast;
   let server: TestServer;
   let browser: Browser;
