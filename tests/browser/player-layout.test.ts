@@ -5,12 +5,17 @@ import { startTestServer, type TestServer } from "../helpers/server";
 // Nothing is ever under the player bar: on every public page, at 320, 390 and
 // 1366 px, every link and button outside the bar answers a tap at its centre,
 // at the top and after scrolling to the end; also with the taller episode bar.
-const ROUTES = ["/listen", "/cardlistmore", "/play/1", "/chartcontent", "/Chart", "/events", "/CrewSpin", "/Game", "/news", "/watch", "/login", "/register", "/no-such-page"];
-const WIDTHS = [320, 390, 1366] as const;
+const ROUTES = process.env.LAYOUT_ROUTES ? process.env.LAYOUT_ROUTES.split(",") : ["/listen", "/cardlistmore", "/play/1", "/chartcontent", "/Chart", "/events", "/CrewSpin", "/Game", "/news", "/watch", "/login", "/register", "/no-such-page"];
+const WIDTHS = (process.env.LAYOUT_WIDTHS ? process.env.LAYOUT_WIDTHS.split(",").map(Number) : [320, 390, 1366]) as readonly number[];
 
-/** The controls whose centre is covered by something else; the fixed header may cover content scrolled under it. */
-function coveredControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+/**
+ * The controls whose centre is covered by something else; the fixed header may cover content
+ * scrolled under it. Mid-page, content below the fold passes behind the bar (scrolling reveals it):
+ * there only what is above the bar counts. At the end of the page, where scrolling reveals nothing
+ * more, every control in the viewport must answer.
+ */
+function coveredControls(page: Page, atEnd: boolean): Promise<string[]> {
+  return page.evaluate((atEnd) => {
     const bar = document.querySelector(".live-player");
     const covered: string[] = [];
     const fixedTop = (element: Element | null) => {
@@ -22,26 +27,28 @@ function coveredControls(page: Page): Promise<string[]> {
     };
     for (const element of document.querySelectorAll<HTMLElement>("a[href], button, input:not([type=hidden]), select, textarea, summary")) {
       if (bar?.contains(element) || element.closest("[inert], [hidden], dialog:not([open])")) continue;
-      const box = element.getBoundingClientRect();
+      // An inline link wrapped over two lines: its first line box is where a finger goes.
+      const box = getComputedStyle(element).display === "inline" ? (element.getClientRects()[0] ?? element.getBoundingClientRect()) : element.getBoundingClientRect();
       if (box.width <= 2 || box.height <= 2 || getComputedStyle(element).visibility === "hidden") continue;
       const x = box.left + box.width / 2;
       const y = box.top + box.height / 2;
-      if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) continue;
+      const visibleBottom = atEnd ? window.innerHeight : (bar?.getBoundingClientRect().top ?? window.innerHeight);
+      if (x < 0 || y < 0 || x >= window.innerWidth || y >= visibleBottom - 2) continue; // sub-pixel edges
       const hit = document.elementFromPoint(x, y);
       if (!hit || element === hit || element.contains(hit) || (element instanceof HTMLInputElement && element.labels?.[0]?.contains(hit))) continue;
       if (!bar?.contains(hit) && fixedTop(hit) && !fixedTop(element)) continue;
       const name = (element.getAttribute("aria-label") ?? element.textContent ?? "").trim().slice(0, 40);
-      covered.push(`${element.tagName.toLowerCase()} "${name}" under ${bar?.contains(hit) ? "the player bar" : hit.tagName.toLowerCase() + "." + hit.className}`);
+      covered.push(`${element.tagName.toLowerCase()} "${name}" under ${bar?.contains(hit) ? "the player bar" : hit.tagName.toLowerCase() + "." + hit.className} (centre ${Math.round(x)},${Math.round(y)}; bar top ${Math.round(bar?.getBoundingClientRect().top ?? -1)}; hit ${hit.tagName}.${hit.className})`);
     }
     return covered;
-  });
+  }, atEnd);
 }
 
 async function checkBothEnds(page: Page): Promise<string[]> {
-  const atTop = await coveredControls(page);
+  const atTop = await coveredControls(page, false);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await page.waitForTimeout(150);
-  const atEnd = await coveredControls(page);
+  const atEnd = await coveredControls(page, true);
   return [...atTop.map((c) => `top: ${c}`), ...atEnd.map((c) => `end: ${c}`)];
 }
 
