@@ -1,18 +1,9 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
-import { shareUrlAt } from "~/utils/episode-share";
+import { useEffect, useState } from "react";
+import { parseStartTime, shareUrlAt } from "~/utils/episode-share";
 import { formatDuration } from "~/utils/format";
-import { getPlayer, isPlayedHere, savedPosition, sharedStartTime, type EpisodeInfo, type PlayerState } from "~/utils/player";
+import { getPlayer, isPlayedHere, savedPosition, type EpisodeInfo } from "~/utils/player";
 import { Icon } from "./Icon";
-
-/** One value of the player's state; re-renders only when it changes. */
-export function usePlayerValue<T>(select: (state: PlayerState) => T, serverValue: T): T {
-  const player = getPlayer();
-  return useSyncExternalStore(
-    player.subscribe,
-    () => select(player.getState()),
-    () => serverValue,
-  );
-}
+import { usePlayerValue } from "./PlayerBar";
 
 /**
  * The play page's controls for the ONE player in the bar: a big play/pause
@@ -46,7 +37,7 @@ export function EpisodePlayer({
 
   useEffect(() => {
     setHydrated(true);
-    const shared = sharedStartTime();
+    const shared = parseStartTime(new URLSearchParams(window.location.search).get("t"));
     // The signed-in listener's place from the server wins over this browser's (it may be from another device).
     const serverPosition = progress && progress.positionSeconds > 0 ? progress.positionSeconds : null;
     player.cueEpisode(episode, { startAt: shared, serverPosition, autoplay: shared !== null });

@@ -25,6 +25,16 @@ export function usePlayerState(): PlayerState {
   return useSyncExternalStore(player.subscribe, player.getState, player.getState);
 }
 
+/** One value of the player's state; re-renders only when it changes (cards, the play page). */
+export function usePlayerValue<T>(select: (state: PlayerState) => T, serverValue: T): T {
+  const player = getPlayer();
+  return useSyncExternalStore(
+    player.subscribe,
+    () => select(player.getState()),
+    () => serverValue,
+  );
+}
+
 function useSecondsUntil(at: number | null): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -4,7 +4,7 @@ import type { EpisodeCard } from "~/models/podcasts.server";
 import { formatDuration } from "~/utils/format";
 import { mediaSrcSet, mediaUrl, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { getPlayer, isPlayedHere } from "~/utils/player";
-import { usePlayerValue } from "./EpisodePlayer";
+import { usePlayerValue } from "./PlayerBar";
 import { FavoriteButton } from "./FavoriteButton";
 import { Icon } from "./Icon";
 

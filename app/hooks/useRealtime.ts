@@ -1,17 +1,18 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { Socket } from "socket.io-client";
+import { RealtimeClient } from "~/utils/realtime-client";
 
 import type { RealtimeTopic } from "~/utils/realtime-topics";
 
 export type { RealtimeTopic };
 
+type Socket = RealtimeClient;
 let socketPromise: Promise<Socket> | null = null;
 
-// One connection per tab, opened on first use and loaded lazily so pages that
-// never subscribe do not ship the socket.io client.
+// One connection per tab, opened on first use (a small client of our own, not
+// socket.io-client: see app/utils/realtime-client.ts).
 function getSocket(): Promise<Socket> {
-  socketPromise ??= import("socket.io-client").then(({ io }) => io({ transports: ["websocket", "polling"] }));
+  socketPromise ??= Promise.resolve(new RealtimeClient());
   return socketPromise;
 }
 

@@ -5,7 +5,6 @@
  * on client-side navigation. Only one of the two sounds at a time.
  */
 import { claimAudioFocus, onAudioFocusLost } from "./audio-focus";
-import { parseStartTime } from "./episode-share";
 import { reportPlay } from "./plays";
 
 export type LiveStatus = "idle" | "connecting" | "playing" | "buffering" | "reconnecting" | "offline";
@@ -571,8 +570,3 @@ export function getPlayer(): Player {
 }
 
 export type { Player };
-
-/** A shared link's start (`?t=`) on the current page. */
-export function sharedStartTime(): number | null {
-  return parseStartTime(new URLSearchParams(window.location.search).get("t"));
-}
