@@ -27,7 +27,7 @@ const LOCK_NAME = "spin-radio:now-playing-follower";
 const LOCK_RETRY_MS = 2_000;
 // While the stream is down, look again this often: a single request, and the
 // listeners' players reconnect as soon as it is back on air.
-const RECONNECT_MS = [500, 1_000, 1_000, 2_000];
+const RECONNECT_MS = [250, 500, 1_000];
 const DEMO_POLL_MS = 1_000;
 // In-band titles arrive every icy-metaint bytes (2 s at 64 kbit/s); Icecast's status is asked this often.
 const STATUS_POLL_MS = 1_000;
@@ -101,10 +101,13 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     let connected = false;
     // Icecast's status-json.xsl, when reachable, names the title first; in-band titles are the fallback.
     let statusKnowsTitle = false;
+    let wake = () => {};
     const pollStatus = async () => {
       while (!signal.aborted) {
         const status = await readIcecastStatusTitle(url, signal);
         statusKnowsTitle = status.found;
+        // Icecast lists the mount again while we wait to reconnect: go now, listeners are waiting.
+        if (status.found && !connected) wake();
         if (status.found && connected && status.title !== title) {
           title = status.title;
           announce({ title, onAir: true });
@@ -133,7 +136,10 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
       if (failures === 0) log(`Live stream unreachable (${why}); following it again when it is back`);
       // The last title stays known; the bar says the stream is down.
       announce({ title, onAir: false });
-      await sleep(RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)], signal);
+      const woken = new AbortController();
+      wake = () => woken.abort();
+      await sleep(RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)], AbortSignal.any([signal, woken.signal]));
+      wake = () => {};
       failures += 1;
     }
     await polling;

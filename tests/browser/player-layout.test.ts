@@ -86,4 +86,19 @@ describeInBrowser("nothing under the player bar", () => {
       await context.close();
     });
   }
+
+  it("without JavaScript: the bar is the browser's own live player, a card's ▶ links to /play/{id}, which plays natively", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/listen`);
+    expect(await page.locator(".live-player audio[controls]").count()).toBe(1);
+    expect(await page.locator(".live-player button").count()).toBe(0);
+    const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
+    const title = (await card.getByRole("heading").textContent())!;
+    await card.getByRole("link", { name: `Play ${title}` }).click();
+    await page.waitForURL(/\/play\/\d+$/);
+    expect(await page.getByLabel(`Play ${title}`).evaluate((element) => element.tagName === "AUDIO" && (element as HTMLAudioElement).controls)).toBe(true);
+    await context.close();
+  });
 });
+

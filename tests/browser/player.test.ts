@@ -143,6 +143,8 @@ const measured: Record<string, number | string> = {};
     expect(await page.locator(".live-player").getAttribute("data-status")).toBe("idle");
     expect(await page.locator(".live-player").getAttribute("data-showing")).toBe("episode");
     expect(await page.locator(".player-episode__title").textContent()).toBe(title);
+    // Lock screen and media keys know the episode, and can seek it.
+    expect(await page.evaluate(() => ({ title: navigator.mediaSession.metadata?.title, state: navigator.mediaSession.playbackState }))).toEqual({ title, state: "playing" });
 
     for (const [name, path] of [["NEWS", "/news"], ["EVENTS", "/events"]] as const) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
@@ -168,6 +170,16 @@ const measured: Record<string, number | string> = {};
     await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play from the play page");
     expect(await page.getByRole("button", { name: `Pause ${title}` }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Pause", exact: true }).isVisible()).toBe(true);
+
+    // Heard to the end (past 95 %): marked played in the bar, on the play page and on its card.
+    await page.evaluate(() => {
+      const audio = document.querySelector("[data-testid=episode-audio]") as HTMLAudioElement;
+      audio.currentTime = audio.duration - 1;
+    });
+    await page.locator(".episode-player__played").waitFor({ timeout: 10_000 });
+    expect(await page.locator(".player-episode__meta").textContent()).toMatch(/^Played/);
+    await page.goto(`${server.url}/listen`);
+    await page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").filter({ hasText: title }).getByText("✓ Played").waitFor();
     await page.context().close();
   });
 });
