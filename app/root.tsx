@@ -2,6 +2,7 @@ import "@fontsource-variable/inter/wght.css";
 import "./styles/tokens.css";
 import "./styles/app.css";
 import "./styles/listener.css";
+import "./styles/player.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
@@ -16,9 +17,10 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { LivePlayer } from "~/components/LivePlayer";
+import { PlayerBar } from "~/components/PlayerBar";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
+import { getNowPlaying } from "~/models/now-playing.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getCurrentUser } from "~/models/users.server";
 import { isAdmin } from "~/services/admin-session.server";
@@ -33,7 +35,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, admin] = await Promise.all([getCurrentUser(request), isAdmin(request)]);
-  return { station: getStationIdentity(), user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null, isAdmin: admin };
+  return { station: getStationIdentity(), nowPlaying: getNowPlaying(), user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null, isAdmin: admin };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -75,8 +77,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
       {station && <SiteFooter station={station} />}
-      {/* In the layout, not a route: the stream keeps playing while the listener navigates. */}
-      {station && <LivePlayer station={station} />}
+      {/* In the layout, not a route: live and episodes keep playing while the listener navigates. */}
+      {station && <PlayerBar station={station} signedIn={Boolean(data.user)} nowPlaying={data.nowPlaying} />}
     </Document>
   );
 }

@@ -17,6 +17,7 @@ import { registerGauge } from "~/services/metrics.server";
 import { attachRealtime, connectedListeners, onContentChanged } from "~/services/realtime.server";
 import { resolveSessionSecret } from "~/services/session-secret.server";
 import { createStorage, getStorage, setStorage } from "~/services/storage.server";
+import { startNowPlayingFollower } from "~/models/now-playing.server";
 import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
 import { isSeeded, SEED_DIR, seedStation } from "~/models/seed.server";
@@ -186,6 +187,14 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const stopRealtimeSharing = config.databaseUrl ? await shareRealtimeThroughPostgres(io, databaseUrl) : null;
   attachRealtime(io, stopRealtimeSharing !== null);
   const stopInvalidatingPages = onContentChanged(pageCache.invalidate);
+  // One reader of the stream's titles for every listener (one per station when instances share PostgreSQL).
+  const stopFollowingNowPlaying = startNowPlayingFollower({
+    streamUrl: config.streamUrl,
+    demo,
+    io,
+    sharedDatabaseUrl: stopRealtimeSharing ? databaseUrl : null,
+    log,
+  });
   registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
 
   let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
@@ -215,6 +224,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     /** Graceful: stop accepting, let in-flight requests finish, then close sockets and the database. */
     async close() {
       watcher?.close();
+      await stopFollowingNowPlaying();
       attachRealtime(undefined);
       setSingleton("demoStream", undefined);
       demo?.close();

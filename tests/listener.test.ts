@@ -3,8 +3,8 @@ import http from "node:http";
 import path from "node:path";
 import { extractFrames, icyMetadataBlock, readFrameHeader } from "../server/demo-stream";
 import { nextStart, previousStart } from "~/components/ImageSlider";
-import { reconnectDelay } from "~/components/LivePlayer";
-import { readIcyTitle } from "~/models/station.server";
+import { reconnectDelay } from "~/utils/player";
+import { readIcyTitle } from "~/services/stream-metadata.server";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 const SEED = path.resolve("prisma/seed-assets");

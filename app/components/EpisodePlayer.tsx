@@ -1,63 +1,59 @@
-import { useEffect, useRef, useState } from "react";
-import { useEpisodeResume } from "~/hooks/useEpisodeResume";
-import { shareUrlAt } from "~/utils/episode-share";
-import { claimAudioFocus, onAudioFocusLost } from "~/utils/audio-focus";
+import { useEffect, useState } from "react";
+import { parseStartTime, shareUrlAt } from "~/utils/episode-share";
 import { formatDuration } from "~/utils/format";
-import { reportPlay } from "~/utils/plays";
+import { getPlayer, isPlayedHere, savedPosition, type EpisodeInfo } from "~/utils/player";
 import { Icon } from "./Icon";
-
-const SPEEDS = [0.75, 1, 1.25, 1.5, 2];
+import { usePlayerValue } from "./PlayerBar";
 
 /**
- * A podcast episode's player: big play button, full-width scrubber with elapsed and
- * remaining time, speed and share. Without JavaScript the browser's own controls show.
+ * The play page's controls for the ONE player in the bar: a big play/pause
+ * button that drives the bar and shows its state and position, and sharing
+ * at the current second. Without JavaScript the browser's own controls play
+ * the episode here instead.
  */
 export function EpisodePlayer({
-  episodeId,
-  title,
-  audioUrl,
-  coverUrl,
+  episode,
   stationName,
-  durationSeconds,
+  startAt,
+  progress,
 }: {
-  episodeId: number;
-  title: string;
-  audioUrl: string;
-  coverUrl: string;
+  episode: EpisodeInfo;
   stationName: string;
-  durationSeconds: number;
+  /** A shared link's ?t= (also set as a media fragment on the no-JS audio). */
+  startAt: number | null;
+  /** The signed-in listener's stored place (any device), or null. */
+  progress: { positionSeconds: number; played: boolean } | null;
 }) {
-  const audio = useRef<HTMLAudioElement>(null);
-  // Seconds really heard (playback added up, seeks not), for the play report.
-  const heard = useRef({ seconds: 0, lastTime: null as number | null });
-  const owner = `episode:${episodeId}`;
+  const player = getPlayer();
   const [hydrated, setHydrated] = useState(false);
-  const [playing, setPlaying] = useState(false);
-  const [buffering, setBuffering] = useState(false);
-  const [position, setPosition] = useState(0);
-  const [duration, setDuration] = useState(durationSeconds);
-  const [speed, setSpeed] = useState(1);
   const [shareStatus, setShareStatus] = useState("");
+  const [remembered, setRemembered] = useState<{ position: number; played: boolean }>({ position: 0, played: false });
+  const loaded = usePlayerValue((state) => state.episode?.info.id === episode.id, false);
+  const playing = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.playing, false);
+  const buffering = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.buffering, false);
+  const livePosition = usePlayerValue((state) => (state.episode?.info.id === episode.id ? Math.floor(state.episode.position) : -1), -1);
+  const duration = usePlayerValue((state) => (state.episode?.info.id === episode.id ? state.episode.duration : episode.durationSeconds), episode.durationSeconds);
+  const playedInBar = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.played, false);
 
-  useEffect(() => setHydrated(true), []);
-  useEpisodeResume(audio, episodeId);
-  useEffect(() => onAudioFocusLost(owner, () => audio.current?.pause()), [owner]);
   useEffect(() => {
-    if (audio.current) audio.current.playbackRate = speed;
-  }, [speed]);
+    setHydrated(true);
+    const shared = parseStartTime(new URLSearchParams(window.location.search).get("t"));
+    // The signed-in listener's place from the server wins over this browser's (it may be from another device).
+    const serverPosition = progress && progress.positionSeconds > 0 ? progress.positionSeconds : null;
+    player.cueEpisode(episode, { startAt: shared, serverPosition, autoplay: shared !== null });
+    setRemembered({ position: serverPosition ?? savedPosition(episode.id) ?? 0, played: Boolean(progress?.played) || isPlayedHere(episode.id) });
+    // Cue once per episode page; the bar keeps its own state afterwards.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [episode.id]);
 
-  const toggle = () => {
-    const element = audio.current;
-    if (!element) return;
-    if (element.paused) void element.play().catch(() => setPlaying(false));
-    else element.pause();
-  };
+  const position = livePosition >= 0 ? livePosition : remembered.position;
+  const played = playedInBar || remembered.played;
 
   const share = async () => {
-    const url = shareUrlAt(window.location.href, audio.current?.currentTime ?? 0);
+    const url = shareUrlAt(window.location.href, position);
     try {
       if (navigator.share) {
-        await navigator.share({ title, text: `${title} · ${stationName}`, url });
+        await navigator.share({ title: episode.title, text: `${episode.title} · ${stationName}`, url });
         setShareStatus("");
       } else {
         await navigator.clipboard.writeText(url);
@@ -69,110 +65,57 @@ export function EpisodePlayer({
     }
   };
 
+  if (!hydrated) {
+    return (
+      <div className="episode-player">
+        {/* Without JavaScript (and until it runs): the browser's own player. */}
+        <audio
+          src={`${episode.audioUrl}${startAt ? `#t=${startAt}` : ""}`}
+          preload="metadata"
+          controls
+          data-testid="episode-audio-native"
+          aria-label={`Play ${episode.title}`}
+        />
+      </div>
+    );
+  }
+
+  const share_label = position >= 1 ? `Share at ${formatDuration(position)}` : "Share";
   return (
-    <div className="episode-player">
-      <audio
-        ref={audio}
-        src={audioUrl}
-        preload="metadata"
-        controls={!hydrated}
-        data-testid="episode-audio"
-        onPlay={() => {
-          claimAudioFocus(owner);
-          reportPlay(episodeId, { heardSeconds: heard.current.seconds, durationSeconds: duration });
-          if ("mediaSession" in navigator) {
-            navigator.mediaSession.metadata = new MediaMetadata({
-              title,
-              artist: stationName,
-              artwork: [{ src: new URL(coverUrl, window.location.href).href, sizes: "640x640" }],
-            });
-          }
-        }}
-        onPlaying={() => {
-          setPlaying(true);
-          setBuffering(false);
-        }}
-        onPause={() => setPlaying(false)}
-        onEnded={() => setPlaying(false)}
-        onWaiting={() => setBuffering(true)}
-        onTimeUpdate={(event) => {
-          const time = event.currentTarget.currentTime;
-          setPosition(time);
-          const step = heard.current.lastTime === null ? 0 : time - heard.current.lastTime;
-          // timeupdate fires a few times a second; a bigger jump is a seek, not listening.
-          if (step > 0 && step < 3) heard.current.seconds += step;
-          heard.current.lastTime = time;
-          if (!event.currentTarget.paused) reportPlay(episodeId, { heardSeconds: heard.current.seconds, durationSeconds: duration });
-        }}
-        onSeeking={() => (heard.current.lastTime = null)}
-        onLoadedMetadata={(event) => Number.isFinite(event.currentTarget.duration) && setDuration(event.currentTarget.duration)}
-      />
-      {hydrated && (
-        <>
-          <label className="visually-hidden" htmlFor="episode-scrubber">
-            Position in {title}
-          </label>
-          <input
-            id="episode-scrubber"
-            className="episode-player__scrubber"
-            type="range"
-            min={0}
-            max={Math.max(1, Math.round(duration))}
-            step={1}
-            value={Math.round(position)}
-            aria-valuetext={`${formatDuration(position)} of ${formatDuration(duration)}`}
-            onChange={(event) => {
-              const value = Number(event.target.value);
-              if (audio.current) audio.current.currentTime = value;
-              setPosition(value);
-            }}
-          />
-          <div className="episode-player__times" aria-hidden="true">
-            <span>{formatDuration(position)}</span>
-            <span>-{formatDuration(Math.max(0, duration - position))}</span>
-          </div>
-          <div className="episode-player__controls">
-            <label className="visually-hidden" htmlFor="episode-speed">
-              Playback speed
-            </label>
-            <select id="episode-speed" className="episode-player__speed" value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
-              {SPEEDS.map((value) => (
-                <option key={value} value={value}>
-                  {value}×
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              className="live-player__toggle"
-              data-busy={(playing && buffering) || undefined}
-              aria-label={playing ? `Pause ${title}` : `Play ${title}`}
-              onClick={toggle}
-            >
-              <Icon name={playing ? "pause" : "play"} size={28} />
-            </button>
-            <button
-              type="button"
-              className="button button--ghost episode-player__share"
-              aria-label={position >= 1 ? `Share at ${formatDuration(position)}` : "Share"}
-              onClick={share}
-            >
-              <Icon name="share" size={20} />
-              {position >= 1 ? (
-                <span>
-                  <span className="episode-player__share-prefix">Share at </span>
-                  {formatDuration(position)}
-                </span>
-              ) : (
-                "Share"
-              )}
-            </button>
-          </div>
-          <p className="share-status" role="status">
-            {shareStatus}
-          </p>
-        </>
-      )}
+    <div className="episode-player" data-loaded={loaded || undefined}>
+      <div className="episode-player__controls">
+        <button
+          type="button"
+          className="live-player__toggle episode-player__toggle"
+          data-busy={(playing && buffering) || undefined}
+          aria-label={playing ? `Pause ${episode.title}` : `Play ${episode.title}`}
+          onClick={() => (loaded ? player.toggleEpisode() : player.playEpisode(episode))}
+        >
+          <Icon name={playing ? "pause" : "play"} size={36} />
+        </button>
+      </div>
+      <div className="episode-player__progress" aria-hidden="true">
+        <span style={{ width: `${duration > 0 ? Math.min(100, (position / duration) * 100) : 0}%` }} />
+      </div>
+      <div className="episode-player__times">
+        <span>
+          <span className="visually-hidden">Elapsed </span>
+          {formatDuration(position)}
+        </span>
+        {played && <span className="episode-player__played">✓ Played</span>}
+        <span>
+          <span className="visually-hidden">Remaining </span>-{formatDuration(Math.max(0, duration - position))}
+        </span>
+      </div>
+      <div className="episode-player__controls">
+        <button type="button" className="button button--ghost episode-player__share" aria-label={share_label} onClick={share}>
+          <Icon name="share" size={20} />
+          <span>{share_label}</span>
+        </button>
+      </div>
+      <p className="share-status" role="status">
+        {shareStatus}
+      </p>
     </div>
   );
 }

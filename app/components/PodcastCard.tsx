@@ -1,7 +1,10 @@
 import { Link } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import type { EpisodeCard } from "~/models/podcasts.server";
 import { formatDuration } from "~/utils/format";
 import { mediaSrcSet, mediaUrl, mediaUrlFor, type MediaFile } from "~/utils/media";
+import { getPlayer, isPlayedHere } from "~/utils/player";
+import { usePlayerValue } from "./PlayerBar";
 import { FavoriteButton } from "./FavoriteButton";
 import { Icon } from "./Icon";
 
@@ -10,9 +13,37 @@ type CardEpisode = Pick<EpisodeCard, "id" | "title" | "durationSeconds"> & {
   audio: { key: string };
 };
 
+/** The spec's hand-over keys; /play/{id} itself loads the episode from the server. */
+function rememberHandOver(episode: CardEpisode) {
+  try {
+    localStorage.setItem("link", mediaUrl(episode.cover));
+    localStorage.setItem("podcast", mediaUrl(episode.audio));
+  } catch {
+    // Storage can be unavailable (private mode, quota): the play page does not need it.
+  }
+}
+
+/**
+ * An episode card. Its ▶ starts the episode in the player bar without leaving
+ * the page (without JavaScript it is a link to /play/{id}, whose audio plays
+ * it); the title opens the play page. Controls sit below the artwork so they
+ * never cover a title printed on it.
+ */
 export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; eager?: boolean }) {
+  const playing = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.playing, false);
+  const playedInBar = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.played, false);
+  const [playedHere, setPlayedHere] = useState(false);
+  useEffect(() => setPlayedHere(isPlayedHere(episode.id)), [episode.id]);
+  const played = playedInBar || playedHere;
+  const info = {
+    id: episode.id,
+    title: episode.title,
+    audioUrl: mediaUrl(episode.audio),
+    coverUrl: mediaUrlFor(episode.cover, 640),
+    durationSeconds: episode.durationSeconds,
+  };
   return (
-    <li className="podcast-card">
+    <li className="podcast-card" data-playing={playing || undefined}>
       <div className="podcast-card__cover">
         <img
           src={mediaUrlFor(episode.cover, 640)}
@@ -24,27 +55,33 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
           loading={eager ? "eager" : "lazy"}
           decoding="async"
         />
-        <span className="podcast-card__play" aria-hidden="true">
-          <Icon name="play" />
-        </span>
       </div>
-      <FavoriteButton episodeId={episode.id} title={episode.title} />
-      <Link
-        to={`/play/${episode.id}`}
-        className="podcast-card__link"
-        onClick={() => {
-          // The spec's hand-over keys; /play/{id} itself loads the episode from the server.
-          try {
-            localStorage.setItem("link", mediaUrl(episode.cover));
-            localStorage.setItem("podcast", mediaUrl(episode.audio));
-          } catch {
-            // Storage can be unavailable (private mode, quota): the play page does not need it.
-          }
-        }}
-      >
+      <Link to={`/play/${episode.id}`} className="podcast-card__link" onClick={() => rememberHandOver(episode)}>
         <h3 className="podcast-card__title">{episode.title}</h3>
       </Link>
-      <p className="podcast-card__meta">{formatDuration(episode.durationSeconds)}</p>
+      <div className="podcast-card__actions">
+        <Link
+          to={`/play/${episode.id}`}
+          className="podcast-card__play"
+          aria-label={playing ? `Pause ${episode.title}` : `Play ${episode.title}`}
+          onClick={(event) => {
+            // With JavaScript the bar plays it here; the link stays for new tabs and no-JS.
+            if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            rememberHandOver(episode);
+            const player = getPlayer();
+            if (player.getState().episode?.info.id === episode.id) player.toggleEpisode();
+            else player.playEpisode(info);
+          }}
+        >
+          <Icon name={playing ? "pause" : "play"} />
+        </Link>
+        <p className="podcast-card__meta">
+          {formatDuration(episode.durationSeconds)}
+          {played && <span className="podcast-card__played"> · ✓ Played</span>}
+        </p>
+        <FavoriteButton episodeId={episode.id} title={episode.title} />
+      </div>
     </li>
   );
 }

@@ -1,17 +1,18 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { Socket } from "socket.io-client";
+import { RealtimeClient } from "~/utils/realtime-client";
 
 import type { RealtimeTopic } from "~/utils/realtime-topics";
 
 export type { RealtimeTopic };
 
+type Socket = RealtimeClient;
 let socketPromise: Promise<Socket> | null = null;
 
-// One connection per tab, opened on first use and loaded lazily so pages that
-// never subscribe do not ship the socket.io client.
+// One connection per tab, opened on first use (a small client of our own, not
+// socket.io-client: see app/utils/realtime-client.ts).
 function getSocket(): Promise<Socket> {
-  socketPromise ??= import("socket.io-client").then(({ io }) => io({ transports: ["websocket", "polling"] }));
+  socketPromise ??= Promise.resolve(new RealtimeClient());
   return socketPromise;
 }
 
@@ -45,4 +46,29 @@ export function useRealtime<T = unknown>(topic: RealtimeTopic, onChange: (change
 export function useLiveData(...topics: RealtimeTopic[]): void {
   const revalidator = useRevalidator();
   useSubscription(topics, () => revalidator.revalidate());
+}
+
+/**
+ * Calls `onConnect` each time this tab's realtime connection is (re)established,
+ * including at once when it already is: changes published while it was down
+ * were missed, so state that must be current (what is on air) is fetched again.
+ */
+export function useRealtimeConnected(onConnect: () => void): void {
+  const handler = useRef(onConnect);
+  handler.current = onConnect;
+  useEffect(() => {
+    const listener = () => handler.current();
+    let socket: Socket | undefined;
+    let cancelled = false;
+    void getSocket().then((s) => {
+      if (cancelled) return;
+      socket = s;
+      socket.on("connect", listener);
+      if (socket.connected) listener();
+    });
+    return () => {
+      cancelled = true;
+      socket?.off("connect", listener);
+    };
+  }, []);
 }

@@ -1,6 +1,6 @@
-import { getNowPlaying } from "~/models/station.server";
+import { getNowPlaying } from "~/models/now-playing.server";
 
-// Browsers' <audio> cannot read ICY metadata, so the live player asks here.
+// The same state the server pushes as `nowplaying:changed`, for clients without socket.io.
 export async function loader() {
-  return Response.json({ title: await getNowPlaying() }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json(getNowPlaying(), { headers: { "Cache-Control": "no-store" } });
 }

@@ -5,7 +5,9 @@ import { EpisodePlayer } from "~/components/EpisodePlayer";
 import { FavoriteButton } from "~/components/FavoriteButton";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listChartFrames } from "~/models/chart.server";
+import { getEpisodeProgress } from "~/models/episode-progress.server";
 import { getPublishedEpisode } from "~/models/podcasts.server";
+import { getCurrentUser } from "~/models/users.server";
 import { getStationIdentity } from "~/models/station.server";
 import { publicBaseUrl } from "~/services/feeds.server";
 import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
@@ -27,11 +29,13 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const stationName = getStationIdentity().name;
   // A shared link's ?t= also works without JavaScript, as a media fragment on the audio.
   const startAt = parseStartTime(new URL(request.url).searchParams.get("t"));
-  return { episode, frames: await listChartFrames(), stationName, share: episodeShareInfo((await publicBaseUrl(request)), stationName, episode), startAt };
+  const user = await getCurrentUser(request);
+  const [frames, progress] = await Promise.all([listChartFrames(), user ? getEpisodeProgress(user.id, episode.id) : null]);
+  return { episode, frames, stationName, share: episodeShareInfo(await publicBaseUrl(request), stationName, episode), startAt, progress };
 }
 
 export default function PlayEpisode() {
-  const { episode, frames, stationName, startAt } = useLoaderData<typeof loader>();
+  const { episode, frames, stationName, startAt, progress } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");
   const cover = mediaUrlFor(episode.cover, 640);
   return (
@@ -57,12 +61,10 @@ export default function PlayEpisode() {
         </div>
         <EpisodePlayer
           key={episode.id}
-          episodeId={episode.id}
-          title={episode.title}
-          audioUrl={`${mediaUrl(episode.audio)}${startAt ? `#t=${startAt}` : ""}`}
-          coverUrl={cover}
+          episode={{ id: episode.id, title: episode.title, audioUrl: mediaUrl(episode.audio), coverUrl: cover, durationSeconds: episode.durationSeconds }}
           stationName={stationName}
-          durationSeconds={episode.durationSeconds}
+          startAt={startAt}
+          progress={progress}
         />
       </article>
       <section className="section" aria-labelledby="chart-title">

@@ -123,7 +123,7 @@ describeInBrowser("a listener's account in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/listen");
     await screenshot(page, "listen-favorite");
 
-    await page.getByRole("link", { name: episodes[1].title }).click();
+    await page.getByRole("link", { name: episodes[1].title, exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/play/${episodes[1].id}`);
     const playHeart = page.getByRole("button", { name: `Favorite: ${episodes[1].title}` });
     await playHeart.click();

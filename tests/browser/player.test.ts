@@ -1,0 +1,185 @@
+import fs from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { describeInBrowser, launchBrowser, newPage } from "../helpers/browser";
+import { icecastAvailable, startIcecast, type RunningIcecast } from "../helpers/icecast";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+// The one player against a real Icecast 2 with a real source client (ffmpeg):
+// drops, restarts, titles in Icecast's default charset, episodes across pages.
+const liveTime = (page: Page) => page.evaluate(() => (document.querySelector("[data-testid=live-audio]") as HTMLAudioElement).currentTime);
+const episodeTime = (page: Page) => page.evaluate(() => (document.querySelector("[data-testid=episode-audio]") as HTMLAudioElement).currentTime);
+
+/** Resolves with the ms from now until `probe` returns true (polling every 50 ms), or throws after `timeoutMs`. */
+async function msUntil(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await probe().catch(() => false)) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Audio is moving: currentTime grows by at least 0.3 s from now. */
+async function advancing(page: Page, time: (page: Page) => Promise<number>): Promise<boolean> {
+  const before = await time(page);
+  await page.waitForTimeout(400);
+  return (await time(page)) > before + 0.3;
+}
+
+const measured: Record<string, number | string> = {};
+
+(icecastAvailable || process.env.REQUIRE_BROWSER ? describeInBrowser : describe.skip)("the one player against a real Icecast", () => {
+  let icecast: RunningIcecast;
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    icecast = await startIcecast();
+    [server, browser] = await Promise.all([startTestServer({ SEED_CONTENT: "true", STREAM_URL: icecast.streamUrl }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await fs.mkdir("test-output", { recursive: true });
+    await fs.writeFile("test-output/player-measurements.json", JSON.stringify(measured, null, 2));
+    console.log(`player measurements: ${JSON.stringify(measured)}`);
+    await browser?.close();
+    await server?.stop();
+    await icecast?.stop();
+  });
+
+  async function openListening(path = "/listen"): Promise<Page> {
+    const page = await newPage(browser, "desktop", { colorScheme: "dark" });
+    page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    await page.goto(`${server.url}${path}`);
+    await page.getByRole("button", { name: "Play the live stream" }).click();
+    await msUntil(async () => (await page.locator(".live-player").getAttribute("data-status")) === "playing", 15_000, "playing");
+    await msUntil(() => advancing(page, liveTime), 10_000, "live audio to advance");
+    return page;
+  }
+
+  it("plays on by itself after the source drops and comes back, and after Icecast restarts", async () => {
+    const page = await openListening();
+
+    // The source client dies mid-play and comes back a second later; nobody touches the page.
+    await icecast.stopSource();
+    await msUntil(async () => /reconnect|off the air|Connecting|Buffering/i.test((await page.locator(".live-player__now").textContent()) ?? ""), 15_000, "the bar to say the stream dropped");
+    await page.waitForTimeout(1000);
+    await icecast.startSource();
+    const afterSource = await msUntil(() => advancing(page, liveTime), 15_000, "audio after the source came back");
+    measured.reconnectAfterSourceDropMs = afterSource;
+    expect(afterSource).toBeLessThan(5_000 + 400);
+    expect(await page.locator(".live-player").getAttribute("data-status")).toBe("playing");
+
+    // Icecast itself restarts (listeners' connections are cut, the port refuses for a moment).
+    await icecast.restartIcecast({ downMs: 1000 });
+    const afterRestart = await msUntil(() => advancing(page, liveTime), 15_000, "audio after Icecast restarted");
+    measured.reconnectAfterIcecastRestartMs = afterRestart;
+    expect(afterRestart).toBeLessThan(5_000 + 400);
+
+    // A listener's pause stays paused, whatever the stream does.
+    await page.getByRole("button", { name: "Pause the live stream" }).click();
+    await icecast.stopSource();
+    await icecast.startSource();
+    await page.waitForTimeout(3000);
+    expect(await page.locator(".live-player").getAttribute("data-status")).toBe("idle");
+    expect(await page.evaluate(() => (document.querySelector("[data-testid=live-audio]") as HTMLAudioElement).paused)).toBe(true);
+    await page.context().close();
+  });
+
+  it("reconnects when the network goes offline and online", async () => {
+    const page = await openListening();
+    await page.context().setOffline(true);
+    await page.evaluate(() => window.dispatchEvent(new Event("offline")));
+    await msUntil(async () => (await page.locator(".live-player").getAttribute("data-status")) === "offline", 5_000, "offline state");
+    expect(await page.locator(".live-player__now").textContent()).toMatch(/offline/);
+    await page.context().setOffline(false);
+    await page.evaluate(() => window.dispatchEvent(new Event("online")));
+    measured.reconnectAfterOnlineMs = await msUntil(() => advancing(page, liveTime), 10_000, "audio after going online");
+    await page.context().close();
+  });
+
+  it("shows a non-ASCII title exactly, pushed from the server within 3 s, and in a new page's first render", async () => {
+    const page = await openListening();
+    const title = page.getByTestId("now-playing-title");
+    // Icecast's default charset: ISO-8859-1 with HTML entities for the rest ("Caf\xe9 &#8212; &#127925;").
+    const fancy = "Café — ‘and’ 🎵";
+    await icecast.setTitle(fancy);
+    const delay = await msUntil(async () => (await title.textContent()) === fancy, 10_000, `the bar to show ${fancy}`);
+    measured.titleChangeDelayMs = delay;
+    expect(delay).toBeLessThan(3_000);
+
+    // A source that declares no charset: the UTF-8 bytes pass through as they came.
+    const raw = "Ünïcödé naïve ☕ Straße";
+    await icecast.setTitle(raw, { charset: null });
+    await msUntil(async () => (await title.textContent()) === raw, 10_000, `the bar to show ${raw}`);
+
+    // Entities and apostrophes that are really in the title stay as typed.
+    const literal = "Rock & Roll – Don't Stop";
+    await icecast.setTitle(literal);
+    await msUntil(async () => (await title.textContent()) === literal, 10_000, `the bar to show ${literal}`);
+
+    const html = await (await fetch(`${server.url}/events`)).text();
+    expect(html).toContain("Rock &amp; Roll – Don&#x27;t Stop");
+
+    // The stream goes down: the bar says so, also to a listener who is not playing.
+    const idle = await newPage(browser, "phone", { colorScheme: "dark" });
+    await idle.goto(`${server.url}/events`);
+    expect(await idle.getByTestId("now-playing-title").textContent()).toBe(literal);
+    await icecast.stopSource();
+    await msUntil(async () => /off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""), 8_000, "the bar to say the stream is off the air");
+    await icecast.startSource();
+    await msUntil(async () => !/off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""), 10_000, "the bar to say it is back");
+    await idle.context().close();
+    await page.context().close();
+  });
+
+  it("plays an episode from a card on /listen in the bar and keeps it playing across pages; /play/{id} resumes", async () => {
+    const page = await openListening();
+    const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
+    const title = (await card.getByRole("heading").textContent())!;
+    await card.getByRole("link", { name: `Play ${title}` }).click();
+    // It plays here, in the bar, and the live stream stopped.
+    expect(new URL(page.url()).pathname).toBe("/listen");
+    await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play");
+    expect(await page.locator(".live-player").getAttribute("data-status")).toBe("idle");
+    expect(await page.locator(".live-player").getAttribute("data-showing")).toBe("episode");
+    expect(await page.locator(".player-episode__title").textContent()).toBe(title);
+    // Lock screen and media keys know the episode, and can seek it.
+    expect(await page.evaluate(() => ({ title: navigator.mediaSession.metadata?.title, state: navigator.mediaSession.playbackState }))).toEqual({ title, state: "playing" });
+
+    for (const [name, path] of [["NEWS", "/news"], ["EVENTS", "/events"]] as const) {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+      await page.waitForURL(`**${path}`);
+      await page.keyboard.press("Escape"); // the latest-event popup, if any
+      expect(await advancing(page, episodeTime)).toBe(true);
+    }
+
+    // Keyboard: l skips ahead 30 s, j back 15 s.
+    const before = await episodeTime(page);
+    await page.keyboard.press("l");
+    await msUntil(async () => (await episodeTime(page)) > before + 20, 5_000, "the skip ahead");
+    await page.keyboard.press("j");
+    await msUntil(async () => (await episodeTime(page)) < before + 20, 5_000, "the skip back");
+    const href = await page.locator(".player-episode__title").getAttribute("href");
+    await page.getByRole("button", { name: "Pause", exact: true }).click();
+    const pausedAt = await episodeTime(page);
+
+    // Reloading the play page resumes near the last position, and its big button drives the bar.
+    await page.goto(`${server.url}${href}`);
+    await msUntil(async () => Math.abs((await episodeTime(page)) - pausedAt) < 2, 10_000, "the resumed position");
+    await page.getByRole("button", { name: `Play ${title}` }).click();
+    await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play from the play page");
+    expect(await page.getByRole("button", { name: `Pause ${title}` }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Pause", exact: true }).isVisible()).toBe(true);
+
+    // Heard to the end (past 95 %): marked played in the bar, on the play page and on its card.
+    await page.evaluate(() => {
+      const audio = document.querySelector("[data-testid=episode-audio]") as HTMLAudioElement;
+      audio.currentTime = audio.duration - 1;
+    });
+    await page.locator(".episode-player__played").waitFor({ timeout: 10_000 });
+    expect(await page.locator(".player-episode__meta").textContent()).toMatch(/^Played/);
+    await page.goto(`${server.url}/listen`);
+    await page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").filter({ hasText: title }).getByText("✓ Played").waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,124 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { io as connect, type Socket } from "socket.io-client";
+import { decodeStreamTitle, parseIcyMetadataBlock } from "~/services/stream-metadata.server";
+import { startServerProcess, type ChildServer } from "./helpers/child-server";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { icecastAvailable, startIcecast, type RunningIcecast } from "./helpers/icecast";
+
+type NowPlaying = { title: string | null; onAir: boolean };
+
+describe("stream titles are decoded as stations really send them", () => {
+  const latin1 = (text: string) => Buffer.from(text, "latin1");
+  it.each([
+    ["UTF-8 bytes", Buffer.from("Café — ‘and’ 🎵"), "Café — ‘and’ 🎵"],
+    ["ISO-8859-1 with HTML entities (Icecast's default charset)", latin1("Caf\xe9 &#8212; &#8216;and&#8217; &#127925;"), "Café — ‘and’ 🎵"],
+    ["Windows-1252 quotes and dashes", Buffer.from([0x93, 0x48, 0x69, 0x94, 0x20, 0x96, 0x20, 0x80]), "“Hi” – €"],
+    ["named and hex entities", latin1("Rock &amp; Roll &eacute;t&#xE9; &lt;3"), "Rock & Roll été <3"],
+    ["an ampersand that is no entity", latin1("Simon & Garfunkel"), "Simon & Garfunkel"],
+  ])("%s", (_name, bytes, expected) => {
+    expect(decodeStreamTitle(bytes)).toBe(expected);
+  });
+
+  it("reads StreamTitle out of a padded metadata block, apostrophes included", () => {
+    const block = (text: string) => {
+      const bytes = Buffer.from(text);
+      return Buffer.concat([bytes, Buffer.alloc(16 - (bytes.length % 16))]);
+    };
+    expect(parseIcyMetadataBlock(block("StreamTitle='Don't Stop';"))).toBe("Don't Stop");
+    expect(parseIcyMetadataBlock(block("StreamTitle='It's ok';StreamUrl='http://x/';"))).toBe("It's ok");
+    expect(parseIcyMetadataBlock(block("StreamTitle='';"))).toBeNull();
+    expect(parseIcyMetadataBlock(block("StreamUrl='x';"))).toBeNull();
+  });
+});
+
+// Two app instances share one PostgreSQL and follow one real Icecast: exactly one
+// of them reads the stream, and every listener of either gets each change once.
+describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process.env.REQUIRE_BROWSER))("now playing with two instances and a real Icecast", () => {
+  let icecast: RunningIcecast;
+  let database: TestDatabase;
+  let a: ChildServer;
+  let b: ChildServer;
+  const sockets: Socket[] = [];
+  const dataDirs: string[] = [];
+
+  const env = async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-follower-"));
+    dataDirs.push(dataDir);
+    return {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      SESSION_SECRET: "shared-secret-for-every-instance",
+      ADMIN_PIN: "123456",
+      PUBLIC_PIN: "54321",
+      SEED_CONTENT: "false",
+      STREAM_URL: icecast.streamUrl,
+    };
+  };
+  const listen = async (url: string) => {
+    const socket = connect(url, { transports: ["websocket"] });
+    sockets.push(socket);
+    const heard: NowPlaying[] = [];
+    socket.on("nowplaying:changed", (change: { records: NowPlaying[] }) => heard.push(change.records[0]));
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    return heard;
+  };
+  const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return Date.now() - started;
+  };
+  const listeners = async () => {
+    const body = (await (await fetch(`${icecast.url}/status-json.xsl`)).json()) as { icestats: { source?: { listeners: number } } };
+    return body.icestats.source?.listeners ?? 0;
+  };
+
+  beforeAll(async () => {
+    [icecast, database] = await Promise.all([startIcecast(), createTestDatabase()]);
+    a = await startServerProcess(await env());
+    b = await startServerProcess(await env());
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await database?.drop();
+    await icecast?.stop();
+    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  });
+
+  it("follows the stream from one instance, delivers each change once to both, says when it is down, and fails over", async () => {
+    const [onA, onB] = await Promise.all([listen(a.url), listen(b.url)]);
+    await until(async () => (await listeners()) === 1, "one follower connected to Icecast");
+
+    await icecast.setTitle("Café — ‘and’ 🎵");
+    const delay = await until(() => onA.some((s) => s.title === "Café — ‘and’ 🎵") && onB.some((s) => s.title === "Café — ‘and’ 🎵"), "the title on both");
+    expect(delay).toBeLessThan(3_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const heard of [onA, onB]) expect(heard.filter((s) => s.title === "Café — ‘and’ 🎵")).toHaveLength(1);
+    // A page opened on the other instance renders the current title at once.
+    for (const server of [a, b]) expect(await (await fetch(`${server.url}/now-playing`)).json()).toEqual({ title: "Café — ‘and’ 🎵", onAir: true });
+    expect(await listeners()).toBe(1);
+
+    await icecast.stopSource();
+    await until(() => onA.at(-1)?.onAir === false && onB.at(-1)?.onAir === false, "off air on both");
+    await icecast.startSource();
+    await until(() => onA.at(-1)?.onAir === true && onB.at(-1)?.onAir === true, "back on air on both");
+
+    // The follower's instance goes away: the other takes over within seconds.
+    const leaderIsA = a.output().includes("follows the live stream");
+    await (leaderIsA ? a : b).stop();
+    const survivor = leaderIsA ? onB : onA;
+    await until(async () => (await listeners()) === 1 && (leaderIsA ? b : a).output().includes("follows the live stream"), "the other instance to take over", 15_000);
+    await icecast.setTitle("After the failover");
+    await until(() => survivor.some((s) => s.title === "After the failover"), "the title after failover");
+  });
+});
