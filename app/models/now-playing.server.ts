@@ -3,6 +3,7 @@ import type { Server as SocketServer } from "socket.io";
 import { publish } from "~/services/realtime.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
 import { followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
+import { recordSongChange } from "./song-history.server";
 
 /**
  * What is on air, followed by the server (one reader for all listeners) and
@@ -77,7 +78,12 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
   setSingleton(STATE, undefined);
 
   const announce = (next: NowPlaying) => {
+    const previousTitle = getNowPlaying().title;
     if (!store(next)) return;
+    // Only the follower gets here, so each title change is recorded once, whatever the instances.
+    if (next.title && next.title !== previousTitle) {
+      recordSongChange({ title: next.title, at: new Date() }).catch((error: Error) => log(`song history: could not record "${next.title}": ${error.message}`));
+    }
     if (shared) io.serverSideEmit(STATE_BETWEEN_INSTANCES, next);
     // publish() also tells every instance's page cache that pages changed (the first render shows the title).
     publish(TOPIC, { action: "updated", records: [next] });
