@@ -76,7 +76,7 @@ describeInBrowser("a listener's account in the browser", () => {
     expect(await drawer.getByText("Dewi Malam", { exact: true }).isVisible()).toBe(true);
     await screenshot(page, "profile-drawer-signed-in");
 
-    await drawer.getByRole("button", { name: "SIGN OUT" }).click();
+    await drawer.getByRole("button", { name: "SIGN OUT", exact: true }).click();
     await page.getByRole("button", { name: "Profile: Guest" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/listen");
     await page.context().close();
