@@ -95,6 +95,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process
     await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
   });
 
+  const history = async (server: ChildServer) =>
+    ((await (await fetch(`${server.url}/history.json`)).json()) as { songs: { raw: string; artist: string; title: string }[] }).songs;
+
   it("follows the stream from one instance, delivers each change once to both, says when it is down, and fails over", async () => {
     const [onA, onB] = await Promise.all([listen(a.url), listen(b.url)]);
     await until(async () => (await listeners()) === 1, "one follower connected to Icecast");
@@ -108,6 +111,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process
     for (const server of [a, b]) expect(await (await fetch(`${server.url}/now-playing`)).json()).toEqual({ title: "Café — ‘and’ 🎵", onAir: true });
     expect(await listeners()).toBe(1);
 
+    // The song history gets each change once (not once per instance), within 5 s of the source.
+    await icecast.setTitle("Sheila On 7 - Dan");
+    const recorded = await until(async () => (await history(b)).some((song) => song.raw === "Sheila On 7 - Dan"), "the song in the history", 5_000);
+    expect(recorded).toBeLessThan(5_000);
+    const songs = await history(a);
+    expect(songs.filter((song) => song.raw === "Sheila On 7 - Dan")).toEqual([expect.objectContaining({ artist: "Sheila On 7", title: "Dan" })]);
+    expect(songs.filter((song) => song.raw === "Café — ‘and’ 🎵")).toHaveLength(1);
+
     await icecast.stopSource();
     await until(() => onA.at(-1)?.onAir === false && onB.at(-1)?.onAir === false, "off air on both");
     await icecast.startSource();
@@ -120,5 +131,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process
     await until(async () => (await listeners()) === 1 && (leaderIsA ? b : a).output().includes("follows the live stream"), "the other instance to take over", 15_000);
     await icecast.setTitle("After the failover");
     await until(() => survivor.some((s) => s.title === "After the failover"), "the title after failover");
+    await until(async () => (await history(leaderIsA ? b : a)).filter((song) => song.raw === "After the failover").length === 1, "the failover title in the history", 5_000);
   });
 });
