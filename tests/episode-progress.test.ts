@@ -36,7 +36,8 @@ describe("episode progress for signed-in listeners", () => {
     expect((await save(episode.id, { positionSeconds: "3", played: "false" })).status).toBe(204);
     expect(await read(episode.id)).toEqual({ positionSeconds: 3, played: true });
     const page = await (await send(`/play/${episode.id}`)).text();
-    expect(page).toContain('"progress":{"positionSeconds":3,"played":true}');
+    // The play page's loader data (turbo-stream encoded in the HTML) carries it for the first render.
+    expect(page).toMatch(/\\"positionSeconds\\",3,\\"played\\"/);
   });
 
   it("refuses bad input with a clear answer and changes nothing", async () => {

@@ -149,16 +149,29 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Runnin
     );
   };
 
-  const startSource = async () => {
-    await stopProcess(source);
+  let sourceOutput = "";
+  const spawnSource = () => {
     // -re: real-time speed like a live encoder; copy the MP3 frames as they are.
-    source = spawn(
+    const child = spawn(
       FFMPEG,
       ["-hide_banner", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", audioFile, "-vn", "-c:a", "copy", "-f", "mp3",
         "-content_type", "audio/mpeg", `icecast://source:${SOURCE_PASSWORD}@127.0.0.1:${port}${mount}`],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
-    await until("the mount to go live", mountIsLive);
+    child.stderr!.on("data", (chunk: Buffer) => (sourceOutput += chunk));
+    return child;
+  };
+  const startSource = async () => {
+    await stopProcess(source);
+    sourceOutput = "";
+    source = spawnSource();
+    // Like a real source client, try again when the server refused the connection (still starting).
+    await until("the mount to go live", async () => {
+      if (source && (source.exitCode !== null || source.signalCode !== null)) source = spawnSource();
+      return mountIsLive();
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\nffmpeg: ${sourceOutput}`);
+    });
   };
 
   const readLog = () => fs.readFile(path.join(dir, "error.log"), "utf8").catch(() => "");
