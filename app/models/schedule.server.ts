@@ -2,7 +2,7 @@ import rrulePackage, { type Options as RRuleOptions, type RRule as RRuleType } f
 import { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
-import { publish } from "~/services/realtime.server";
+import { onContentChanged, publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
 import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
@@ -172,9 +172,31 @@ function loadProgramme(tx: Prisma.TransactionClient = db()): Promise<ProgrammeSh
   return tx.show.findMany({ select: programmeSelect, orderBy: { name: "asc" } });
 }
 
+let programme: Promise<ProgrammeShow[]> | null = null;
+let forgetOnChange = false;
+
+/**
+ * The programme as pages read it, kept in memory until any change is
+ * published (here or by another instance): every page view, on-air lookup
+ * and recorded song needs it, and it changes only when an admin edits it.
+ */
+export function readProgramme(): Promise<ProgrammeShow[]> {
+  if (!forgetOnChange) {
+    forgetOnChange = true;
+    onContentChanged(() => {
+      programme = null;
+    });
+  }
+  programme ??= loadProgramme().catch((error: unknown) => {
+    programme = null;
+    throw error;
+  });
+  return programme;
+}
+
 /** The station's airings overlapping [from, to). */
 export async function listAirings(from: Date, to: Date): Promise<Airing[]> {
-  return expandAirings(await loadProgramme(), from, to, getConfig().stationTimezone);
+  return expandAirings(await readProgramme(), from, to, getConfig().stationTimezone);
 }
 
 /** A show's next airings from `now` on. */
