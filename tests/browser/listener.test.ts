@@ -172,7 +172,7 @@ describeInBrowser("the listener experience", () => {
     await profile.waitFor();
     expect(await profile.getByText("Guest").isVisible()).toBe(true);
     expect(await profile.getByRole("link", { name: /FAVORITE PODCAST/ }).getAttribute("href")).toBe("/favorites");
-    expect(await profile.getByRole("link", { name: /REGISTER WITH GOOGLE/ }).getAttribute("href")).toBe("/login");
+    expect(await profile.getByRole("link", { name: "SIGN IN" }).getAttribute("href")).toBe("/login");
     await screenshot(page, "listener-profile-drawer");
     // A click outside the panel (on the backdrop) closes it.
     await page.mouse.click(10, 400);

@@ -1,5 +1,5 @@
 import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { createContext, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { createContext, Fragment, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { decode } from "turbo-stream";
 
 /** What every admin action answers: which form it was for, and how it went. */
@@ -22,7 +22,13 @@ interface FormState {
 }
 
 const FormStateContext = createContext<FormState>({ result: null, pending: false, progress: null });
-const PageReportContext = createContext<(result: AdminResult) => void>(() => {});
+/** The page's last answer (AdminPage): only the form that got it shows a message, so every message belongs to the last action. */
+interface PageReport {
+  report: (result: AdminResult) => void;
+  /** undefined outside an AdminPage. */
+  latest: AdminResult | null | undefined;
+}
+const PageReportContext = createContext<PageReport>({ report: () => {}, latest: undefined });
 
 /** The state of the enclosing AdminForm (result, pending, upload progress). */
 export function useAdminFormState(): FormState {
@@ -94,13 +100,16 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
   const location = useLocation();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const reportToPageLine = useContext(PageReportContext);
+  const page = useContext(PageReportContext);
   const [sent, setSent] = useState<AdminResult | null>(null);
+  // Bumped after a success: the fields are mounted afresh, so they show their (saved) default values
+  // and not what was typed into an earlier, refused attempt.
+  const [generation, setGeneration] = useState(0);
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const busy = useRef(false);
   const serverResult = actionData && actionData.formId === formId && actionData.scope !== "page" ? actionData : null;
-  const result = sent ?? serverResult;
+  const result = page.latest === undefined ? (sent ?? serverResult) : page.latest ? (sent === page.latest ? sent : null) : serverResult;
 
   const onSubmit = useCallback(
     async (event: FormEvent<HTMLFormElement>) => {
@@ -129,15 +138,16 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
         return;
       }
       const answer: AdminResult = outcome.kind === "data" ? outcome.value : { formId, ok: false, message: outcome.message };
-      if (answer.scope === "page") reportToPageLine(answer);
-      else setSent(answer);
+      page.report(answer);
+      setSent(answer.scope === "page" ? null : answer);
       if (answer.ok) {
         form.reset();
+        setGeneration((n) => n + 1);
         if (successTo && successTo !== location.pathname + location.search) navigate(successTo, { replace: true, preventScrollReset: true });
         else revalidator.revalidate();
       }
     },
-    [confirm, formId, location.pathname, location.search, navigate, reportToPageLine, revalidator, successTo],
+    [confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo],
   );
 
   return (
@@ -154,7 +164,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
         <input type="hidden" name="formId" value={formId} />
         <input type="hidden" name="intent" value={intent} />
         {hidden && Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-        {children}
+        <Fragment key={generation}>{children}</Fragment>
       </form>
     </FormStateContext.Provider>
   );

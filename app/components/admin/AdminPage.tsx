@@ -6,8 +6,8 @@ import { PageReportProvider, type AdminResult } from "./AdminForm";
 /** The frame of every admin screen: title and the page's status line (the header's admin strip navigates). */
 export function AdminPage({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
   const actionData = useActionData<AdminResult | undefined>();
-  const [reported, setReported] = useState<AdminResult | null>(null);
-  const pageResult = reported ?? (actionData?.scope === "page" ? actionData : null);
+  const [latest, setLatest] = useState<AdminResult | null>(null);
+  const pageResult = latest ? (latest.scope === "page" ? latest : null) : actionData?.scope === "page" ? actionData : null;
   return (
     <div className="container admin-page">
       <header className="admin-page__head">
@@ -20,7 +20,7 @@ export function AdminPage({ title, intro, children }: { title: string; intro: st
           <p className={`admin-status ${pageResult.ok ? "admin-status--ok" : "admin-status--error"}`}>{pageResult.message}</p>
         )}
       </div>
-      <PageReportProvider value={setReported}>{children}</PageReportProvider>
+      <PageReportProvider value={{ report: setLatest, latest }}>{children}</PageReportProvider>
     </div>
   );
 }
