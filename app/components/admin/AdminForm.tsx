@@ -1,5 +1,5 @@
 import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { createContext, Fragment, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { createContext, Fragment, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
 import { decode } from "turbo-stream";
 
 /** What every admin action answers: which form it was for, and how it went. */
@@ -87,6 +87,8 @@ export interface AdminFormProps {
   successTo?: string;
   className?: string;
   "aria-label"?: string;
+  /** For a form submitted by code (drag-to-reorder fills it in and sends it). */
+  formRef?: Ref<HTMLFormElement>;
   children: ReactNode;
 }
 
@@ -95,7 +97,7 @@ export interface AdminFormProps {
  * with XMLHttpRequest to the same action, so it can show upload progress, then
  * the page's data is revalidated.
  */
-export function AdminForm({ formId, intent, hidden, confirm, successTo, className, children, ...rest }: AdminFormProps) {
+export function AdminForm({ formId, intent, hidden, confirm, successTo, className, formRef, children, ...rest }: AdminFormProps) {
   const actionData = useActionData<AdminResult | undefined>();
   const location = useLocation();
   const navigate = useNavigate();
@@ -153,6 +155,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
   return (
     <FormStateContext.Provider value={{ result, pending, progress }}>
       <form
+        ref={formRef}
         method="post"
         encType="multipart/form-data"
         className={className}

@@ -25,17 +25,50 @@ export function AdminPage({ title, intro, children }: { title: string; intro: st
   );
 }
 
-/** A titled block of an admin screen. */
-export function AdminSection({ id, title, description, actions, children }: { id: string; title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+/**
+ * A titled block of an admin screen. Collapsible ones are a <details> (works
+ * without JavaScript), so a long admin page folds down on a phone.
+ */
+export function AdminSection({
+  id,
+  title,
+  description,
+  actions,
+  collapsible,
+  defaultOpen = true,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  collapsible?: boolean;
+  defaultOpen?: boolean;
+  children: ReactNode;
+}) {
+  const heading = (
+    <div>
+      <h2 id={id} className="admin-section__title">
+        {title}
+      </h2>
+      {description && <p className="muted admin-section__description">{description}</p>}
+    </div>
+  );
+  if (collapsible) {
+    return (
+      <section className="admin-section admin-section--collapsible" aria-labelledby={id}>
+        <details open={defaultOpen}>
+          <summary className="admin-section__head admin-section__summary">{heading}</summary>
+          {actions && <div className="admin-section__actions">{actions}</div>}
+          {children}
+        </details>
+      </section>
+    );
+  }
   return (
     <section className="admin-section" aria-labelledby={id}>
       <div className="admin-section__head">
-        <div>
-          <h2 id={id} className="admin-section__title">
-            {title}
-          </h2>
-          {description && <p className="muted admin-section__description">{description}</p>}
-        </div>
+        {heading}
         {actions}
       </div>
       {children}
