@@ -13,6 +13,8 @@ const MAX_ENTRIES = 500;
 const LIFETIME_MS = 30_000;
 // Signed-in listeners and admins see personal pages (name in the drawer, admin strip).
 const PERSONAL_COOKIE = /(^|;\s*)(__session|__admin)=/;
+// The listener's theme (app/services/theme.server.ts) is rendered into <html>: one cached copy per theme.
+const THEME_COOKIE = /(?:^|;\s*)theme=([^;]*)/;
 
 interface CachedPage {
   contentType: string;
@@ -67,7 +69,7 @@ export function createPageCache(): PageCache {
   const middleware: RequestHandler = (req, res, next) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !CACHEABLE.test(req.path)) return next();
     if (PERSONAL_COOKIE.test(req.get("Cookie") ?? "")) return next();
-    const key = req.originalUrl;
+    const key = `${req.originalUrl}#${THEME_COOKIE.exec(req.get("Cookie") ?? "")?.[1] ?? ""}`;
     const cached = pages.get(key);
     if (fresh(cached)) {
       pages.delete(key);

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "./Icon";
 
 /**
@@ -27,6 +27,9 @@ export function Drawer({
   children: ReactNode;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // The open attribute is rendered once (server-rendered open drawer) and never changed by React:
+  // removing it from a modal dialog leaves Chromium's page inert. Later changes go through the effect.
+  const [renderedOpen] = useState(open);
 
   useEffect(() => {
     const element = dialog.current;
@@ -43,7 +46,7 @@ export function Drawer({
     <dialog
       ref={dialog}
       id={id}
-      open={open || undefined}
+      open={renderedOpen || undefined}
       className={`drawer drawer--${side}`}
       aria-labelledby={`${id}-title`}
       // Reopening a server-rendered drawer as modal closes it first; that close is not the user's.

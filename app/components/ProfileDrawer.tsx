@@ -41,6 +41,7 @@ export function ProfileDrawer({
         <p className="profile__name">{name}</p>
         <Link
           to="/pin?kind=admin"
+          role="button"
           className="icon-button profile__pin"
           aria-label="Admin access (PIN)"
           aria-haspopup="dialog"

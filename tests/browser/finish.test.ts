@@ -78,8 +78,8 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await profile.getByRole("button", { name: "Light" }).click();
     await expect.poll(() => page.locator("html").getAttribute("data-theme")).toBe("light");
     expect(await background()).toBe("rgb(247, 246, 251)");
-    // The server renders the remembered theme: no flash of dark on the next visit.
-    const html = await (await page.request.get(`${server.url}/events`)).text();
+    // The server renders the remembered theme (also from the page cache, which cached /listen in dark): no flash of dark.
+    const html = await (await page.request.get(`${server.url}/listen`)).text();
     expect(html).toMatch(/<html[^>]*data-theme="light"/);
     await page.getByRole("dialog", { name: "Profile" }).getByRole("button", { name: "System" }).click();
     await expect.poll(() => page.locator("html").getAttribute("data-theme")).toBe("system");
@@ -148,7 +148,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await crew.getByRole("button", { name: "Add crew member" }).click();
     await page.getByText("Rina added to the crew.").waitFor();
     for (const label of ["Name", "Age", "Email", "Bio"]) expect(await crew.getByLabel(label, { exact: true }).inputValue()).toBe("");
-    expect(await crew.locator(".image-picker__preview img").count()).toBe(0);
+    expect(await crew.locator(".upload-zone__preview img").count()).toBe(0);
 
     // Editing shows the saved values; saving leaves edit mode with an empty form.
     await page.getByRole("link", { name: "Edit Rina" }).click();
@@ -225,7 +225,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
     expect(await page.locator("html").getAttribute("data-theme")).toBe("light");
     // Back on the same page with the drawer still open.
     expect(new URL(page.url()).pathname).toBe("/news");
-    await page.locator("#profile-drawer").getByRole("link", { name: "Admin access (PIN)" }).click();
+    await page.locator("#profile-drawer").getByRole("button", { name: "Admin access (PIN)" }).click();
     await page.getByRole("heading", { name: "Admin access" }).waitFor();
     await page.context().close();
   });
@@ -253,7 +253,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
         // Links inside running text are exempt (WCAG 2.5.8); every other control must be a 44 px target.
         const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, select, summary, input:not([type=hidden]), [role=button]")];
         return controls
-          .filter((element) => element.checkVisibility() && !element.closest("p, li.news-item, .visually-hidden") && !element.matches(".skip-link"))
+          .filter((element) => element.checkVisibility() && element.tabIndex >= 0 && !element.closest("p, li.news-item, .visually-hidden") && !element.matches(".skip-link"))
           .map((element) => ({ element, box: element.getBoundingClientRect() }))
           .filter(({ box }) => box.width > 0 && (box.height < 43.5 || box.width < 43.5))
           .map(({ element, box }) => `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? "").trim().slice(0, 20)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
