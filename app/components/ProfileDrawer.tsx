@@ -74,7 +74,7 @@ export function ProfileDrawer({
         </li>
       </ul>
       <Form method="post" action="/theme" className="theme-switch" preventScrollReset>
-        <input type="hidden" name="redirectTo" value={themeReturnTo} />
+        <input type="hidden" name="returnTo" value={themeReturnTo} />
         <fieldset>
           <legend className="theme-switch__legend">Theme</legend>
           <div className="theme-switch__options">

@@ -54,6 +54,9 @@ function useDrawerFromUrl() {
   const closeHref = location.pathname + (rest.size ? `?${rest}` : "");
   const hrefWith = (name: DrawerName) => {
     const params = new URLSearchParams(rest);
+    // Coming back to a drawer never reopens a PIN dialog the URL asked for.
+    params.delete("pin");
+    params.delete("redirectTo");
     params.set("drawer", name);
     return `${location.pathname}?${params}`;
   };

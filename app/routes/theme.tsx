@@ -14,5 +14,5 @@ function backTo(value: FormDataEntryValue | null): string {
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  return redirect(backTo(form.get("redirectTo")), { headers: { "Set-Cookie": await rememberTheme(form.get("theme")) } });
+  return redirect(backTo(form.get("returnTo")), { headers: { "Set-Cookie": await rememberTheme(form.get("theme")) } });
 }

@@ -230,6 +230,33 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await page.context().close();
   });
 
+  it("makes a card on /cardlistmoreadmin a real episode with its own audio; both screens link to each other", async () => {
+    const page = await open({ asAdmin: true });
+    await page.goto(`${server.url}/cardlistmoreadmin`);
+    await hydrated(page);
+    expect(await page.locator("main").getByRole("link", { name: "EPISODES" }).getAttribute("href")).toBe("/episodes-admin");
+    expect(await page.locator("main").textContent()).not.toMatch(/\/cardlistmore\b|another episode/);
+    const form = page.locator('form[aria-label="Upload an episode"]');
+    await form.getByLabel("Title").fill("Kartu Baru");
+    await form.getByLabel("Description").fill("A card with its own audio.");
+    await form.locator('input[name="audio"]').setInputFiles(path.resolve("prisma/seed-assets/audio/episode-2.mp3"));
+    await form.locator('input[name="cover"]').setInputFiles(path.resolve("prisma/seed-assets/covers/cover-03.jpg"));
+    await form.getByRole("button", { name: "Upload episode" }).click();
+    await page.getByText('Episode "Kartu Baru" published.').waitFor();
+    expect(new URL(page.url()).pathname).toBe("/cardlistmoreadmin");
+    await page.locator(".admin-tile", { hasText: "Kartu Baru" }).waitFor();
+    const card = await db().podcastEpisode.findFirstOrThrow({ where: { title: "Kartu Baru" } });
+    expect(await db().podcastEpisode.count({ where: { audioId: card.audioId } })).toBe(1);
+
+    await page.goto(`${server.url}/episodes-admin`);
+    expect(await page.locator("main").getByRole("link", { name: "PODCAST CARDS" }).getAttribute("href")).toBe("/cardlistmoreadmin");
+    // The upload button is reachable on a desktop screen without scrolling past the episode list.
+    await page.getByRole("button", { name: "Upload episode" }).scrollIntoViewIfNeeded();
+    const button = await page.getByRole("button", { name: "Upload episode" }).boundingBox();
+    expect(button!.y + button!.height).toBeLessThanOrEqual(viewports.desktop.height);
+    await page.context().close();
+  });
+
   it("keeps /dashboard-admin on a phone under 6,000 px with the admin strip on one row", async () => {
     const page = await open({ viewport: "phone", asAdmin: true });
     await page.goto(`${server.url}/dashboard-admin`);

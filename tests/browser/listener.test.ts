@@ -162,7 +162,7 @@ describeInBrowser("the listener experience", () => {
     await page.getByRole("button", { name: "MENU" }).click();
     const menu = page.getByRole("dialog", { name: "Menu" });
     await menu.waitFor();
-    expect(await menu.getByRole("link").allTextContents()).toEqual(["LISTEN", "WATCH", "NEWS", "CHART", "CREW", "EVENTS"]);
+    expect(await menu.getByRole("navigation").getByRole("link").allTextContents()).toEqual(["LISTEN", "WATCH", "NEWS", "CHART", "CREW", "EVENTS"]);
     await screenshot(page, "listener-menu-drawer");
     await page.keyboard.press("Escape");
     await menu.waitFor({ state: "hidden" });

@@ -87,6 +87,8 @@ export interface AdminFormProps {
   successTo?: string;
   className?: string;
   "aria-label"?: string;
+  /** Another admin screen whose action handles this form (the page's own action otherwise). */
+  action?: string;
   /** For a form submitted by code (drag-to-reorder fills it in and sends it). */
   formRef?: Ref<HTMLFormElement>;
   children: ReactNode;
@@ -97,7 +99,7 @@ export interface AdminFormProps {
  * with XMLHttpRequest to the same action, so it can show upload progress, then
  * the page's data is revalidated.
  */
-export function AdminForm({ formId, intent, hidden, confirm, successTo, className, formRef, children, ...rest }: AdminFormProps) {
+export function AdminForm({ formId, intent, hidden, confirm, successTo, className, action, formRef, children, ...rest }: AdminFormProps) {
   const actionData = useActionData<AdminResult | undefined>();
   const location = useLocation();
   const navigate = useNavigate();
@@ -127,7 +129,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
       setProgress(hasFile ? 0 : null);
       let outcome: ActionOutcome;
       try {
-        const response = await send(actionDataUrl(location.pathname, location.search), body, hasFile ? setProgress : () => {});
+        const response = await send(action ? actionDataUrl(action, "") : actionDataUrl(location.pathname, location.search), body, hasFile ? setProgress : () => {});
         outcome = await decodeActionResponse(response.body, response.status);
       } catch (error) {
         outcome = { kind: "error", message: (error as Error).message };
@@ -149,7 +151,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
         else revalidator.revalidate();
       }
     },
-    [confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo],
+    [action, confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo],
   );
 
   return (
@@ -157,6 +159,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
       <form
         ref={formRef}
         method="post"
+        action={action}
         encType="multipart/form-data"
         className={className}
         onSubmit={onSubmit}
