@@ -282,7 +282,7 @@ describeInBrowser("the listener experience", () => {
     await page.getByRole("region", { name: /crew photos/ }).getByRole("link", { name: "Next" }).click();
     expect(await page.getByTestId("slider-position").textContent()).toBe("4–6 / 38");
     await page.goto(`${server.url}/events`);
-    await page.getByRole("link", { name: "Close the event popup" }).click();
+    await Promise.all([page.waitForURL("**/events?popup=closed"), page.getByRole("link", { name: "Close the event popup" }).click()]);
     expect(await page.locator("dialog.event-popup[open]").count()).toBe(0);
     expect(await page.locator("noscript").count()).toBeGreaterThan(0);
     await page.context().close();
