@@ -24,7 +24,9 @@ import { getNowPlaying } from "~/models/now-playing.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getCurrentUser } from "~/models/users.server";
 import { isAdmin } from "~/services/admin-session.server";
+import { isGoogleSignInConfigured } from "~/services/auth.server";
 import type { StationIdentity } from "~/services/config.server";
+import { readTheme, type Theme } from "~/services/theme.server";
 import { useNonce } from "~/utils/nonce";
 
 export const links: LinksFunction = () => [
@@ -34,8 +36,15 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, admin] = await Promise.all([getCurrentUser(request), isAdmin(request)]);
-  return { station: getStationIdentity(), nowPlaying: getNowPlaying(), user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null, isAdmin: admin };
+  const [user, admin, theme] = await Promise.all([getCurrentUser(request), isAdmin(request), readTheme(request)]);
+  return {
+    station: getStationIdentity(),
+    nowPlaying: getNowPlaying(),
+    user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null,
+    isAdmin: admin,
+    theme,
+    googleSignIn: isGoogleSignInConfigured(),
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -43,11 +52,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return station ? [{ title: station.name }, { name: "description", content: station.tagline }] : [];
 };
 
-function Document({ station, children }: { station: StationIdentity | undefined; children: ReactNode }) {
+function Document({ station, theme, children }: { station: StationIdentity | undefined; theme: Theme; children: ReactNode }) {
   const accent = station?.accentColor;
   const nonce = useNonce();
   return (
-    <html lang="id" style={accent ? ({ "--accent": accent } as React.CSSProperties) : undefined}>
+    <html lang="id" data-theme={theme} style={accent ? ({ "--accent": accent } as React.CSSProperties) : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -71,8 +80,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const station = data?.station;
   return (
-    <Document station={station}>
-      {station && <SiteHeader station={station} user={data.user} isAdmin={data.isAdmin} />}
+    <Document station={station} theme={data?.theme ?? "dark"}>
+      {station && <SiteHeader station={station} user={data.user} isAdmin={data.isAdmin} theme={data.theme} googleSignIn={data.googleSignIn} />}
       <main id="main" tabIndex={-1}>
         {children}
       </main>

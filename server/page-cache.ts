@@ -45,6 +45,18 @@ export function isAnonymous(req: Request): boolean {
 }
 
 /**
+ * The raw `theme` cookie as the cookie parser reads it (app/services/theme.server.ts turns it into
+ * the theme rendered into <html>): the render depends on it, so it is part of the key.
+ */
+function themeCookie(req: Request): string {
+  try {
+    return parseCookies(req.headers.cookie ?? "").theme ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
  * The URL Remix will render for this request, built exactly as
  * @remix-run/express builds it (protocol, req.hostname, the Host's port,
  * originalUrl). The cache key is this whole URL, so a page holding absolute
@@ -123,7 +135,7 @@ export function createPageCache(): PageCache {
     const url = renderedUrl(req);
     // Only a request that renders exactly the page its path names is cached.
     if (!url || url.pathname !== req.path || url.pathname + url.search !== req.originalUrl) return next();
-    const key = url.href;
+    const key = `${url.href}#theme=${themeCookie(req)}`;
     const cached = pages.get(key);
     if (fresh(cached)) {
       pages.delete(key);

@@ -1,14 +1,18 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "./Icon";
 
 /**
  * A side panel built on <dialog>: modal, so focus stays inside, Escape closes it,
  * and focus returns to the toggle afterwards; a click outside the panel closes it too.
+ * Without JavaScript the toggles are links to `?drawer=<id>`: the server renders the
+ * panel open, and its close control is a link back to the page.
  */
 export function Drawer({
   side,
   open,
   onClose,
+  closeHref,
   title,
   id,
   children,
@@ -16,16 +20,25 @@ export function Drawer({
   side: "left" | "right";
   open: boolean;
   onClose: () => void;
+  /** The page without the drawer (the close link without JavaScript). */
+  closeHref: string;
   title: string;
   id: string;
   children: ReactNode;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // The open attribute is rendered once (server-rendered open drawer) and never changed by React:
+  // removing it from a modal dialog leaves Chromium's page inert. Later changes go through the effect.
+  const [renderedOpen] = useState(open);
 
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    if (open && !element.open) element.showModal();
+    // A server-rendered open drawer becomes modal once JavaScript runs.
+    if (open && !element.matches(":modal")) {
+      if (element.open) element.close();
+      element.showModal();
+    }
     if (!open && element.open) element.close();
   }, [open]);
 
@@ -33,9 +46,11 @@ export function Drawer({
     <dialog
       ref={dialog}
       id={id}
+      open={renderedOpen || undefined}
       className={`drawer drawer--${side}`}
       aria-labelledby={`${id}-title`}
-      onClose={onClose}
+      // Reopening a server-rendered drawer as modal closes it first; that close is not the user's.
+      onClose={() => !dialog.current?.open && onClose()}
       onClick={(event) => {
         // The dialog element itself is only hit through its backdrop.
         if (event.target === dialog.current) dialog.current.close();
@@ -46,9 +61,19 @@ export function Drawer({
           <h2 id={`${id}-title`} className="drawer__title">
             {title}
           </h2>
-          <button type="button" className="icon-button" aria-label={`Close ${title.toLowerCase()}`} onClick={() => dialog.current?.close()}>
+          <Link
+            to={closeHref}
+            replace
+            preventScrollReset
+            className="icon-button"
+            aria-label={`Close ${title.toLowerCase()}`}
+            onClick={(event) => {
+              event.preventDefault();
+              dialog.current?.close();
+            }}
+          >
             <Icon name="close" />
-          </button>
+          </Link>
         </div>
         {children}
       </div>

@@ -1,4 +1,7 @@
+import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { HTMLAttributeReferrerPolicy } from "react";
+import type { loader as rootLoader } from "~/root";
+import { embedSourceLink } from "~/utils/embed-links";
 import { Icon } from "./Icon";
 
 export interface EmbedFrameData {
@@ -37,21 +40,42 @@ export function EmbedFrame({ frame }: { frame: EmbedFrameData }) {
   );
 }
 
+/** A player with its title above and, beneath, a link to the same content for when the player cannot load. */
+function ChartEntry({ frame }: { frame: EmbedFrameData }) {
+  const source = embedSourceLink(frame.src);
+  return (
+    <figure className="chart-entry">
+      <figcaption className="chart-entry__title">{frame.title}</figcaption>
+      <EmbedFrame frame={frame} />
+      <a className="chart-entry__open" href={source.href} target="_blank" rel="noopener noreferrer">
+        Open in {source.name}
+        <span className="visually-hidden"> (opens in a new tab)</span>
+      </a>
+    </figure>
+  );
+}
+
 /** The chart list used by /chartcontent, /Chart and /play/{id}. */
 export function EmbedList({ frames }: { frames: EmbedFrameData[] }) {
+  const isAdmin = useRouteLoaderData<typeof rootLoader>("root")?.isAdmin ?? false;
   if (frames.length === 0) {
     return (
-      <p className="empty-state">
+      <div className="empty-state">
         <Icon name="radio" />
-        The chart is being prepared. Check back soon.
-      </p>
+        <p>The chart is coming soon: the station is picking this week's players. Check back later.</p>
+        {isAdmin && (
+          <p>
+            You are signed in as an admin: add players on the <Link to="/chartcontentadmin">Chart admin page</Link>.
+          </p>
+        )}
+      </div>
     );
   }
   return (
     <ul className="embed-list" aria-label="Chart players">
       {frames.map((frame) => (
         <li key={frame.id}>
-          <EmbedFrame frame={frame} />
+          <ChartEntry frame={frame} />
         </li>
       ))}
     </ul>

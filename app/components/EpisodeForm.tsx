@@ -80,14 +80,30 @@ export interface EditableEpisode {
   audio: { url: string; label: string };
 }
 
-/** Create or edit one episode; posts to the EPISODES screen's action (works without JavaScript). */
-export function EpisodeForm({ editing, defaultPublishedAt, timeZone }: { editing: EditableEpisode | null; defaultPublishedAt: string; timeZone: string }) {
+/**
+ * Create or edit one episode; posts to the EPISODES screen's action (works without JavaScript).
+ * The podcast cards screen uses the same form: a new card is a new episode with its own audio.
+ */
+export function EpisodeForm({
+  editing,
+  defaultPublishedAt,
+  timeZone,
+  returnTo = "/episodes-admin",
+}: {
+  editing: EditableEpisode | null;
+  defaultPublishedAt: string;
+  timeZone: string;
+  /** The screen to show after a successful save (with JavaScript). */
+  returnTo?: string;
+}) {
   return (
     <AdminForm
       formId="episode-form"
       intent="save-episode"
       hidden={editing ? { id: editing.id } : undefined}
-      successTo="/episodes-admin"
+      // On another screen the form still posts to EPISODES (on EPISODES itself, to the page with its ?edit=).
+      action={returnTo === "/episodes-admin" ? undefined : "/episodes-admin"}
+      successTo={returnTo}
       className="admin-form"
       aria-label={editing ? `Edit ${editing.title}` : "Upload an episode"}
     >

@@ -1,47 +1,74 @@
 import { Form, Link } from "@remix-run/react";
+import type { Theme } from "~/services/theme.server";
 import { Drawer } from "./Drawer";
 import { Icon } from "./Icon";
+
+const themeChoices: { value: Theme; label: string }[] = [
+  { value: "dark", label: "Dark" },
+  { value: "light", label: "Light" },
+  { value: "system", label: "System" },
+];
 
 export function ProfileDrawer({
   open,
   onClose,
+  closeHref,
+  themeReturnTo,
   user,
+  theme,
+  googleSignIn,
   onAdminAccess,
 }: {
   open: boolean;
   onClose: () => void;
+  closeHref: string;
+  /** Where the theme switch comes back to (this page with the drawer still open). */
+  themeReturnTo: string;
   user: { name: string } | null;
-  /** The dropdown icon: opens the admin PIN dialog. */
+  theme: Theme;
+  /** Google sign-in is offered only where the station configured it. */
+  googleSignIn: boolean;
+  /** The dropdown icon: opens the admin PIN dialog (without JavaScript, the PIN page). */
   onAdminAccess: () => void;
 }) {
   const name = user?.name ?? "Guest";
   return (
-    <Drawer id="profile-drawer" side="right" title="Profile" open={open} onClose={onClose}>
+    <Drawer id="profile-drawer" side="right" title="Profile" open={open} onClose={onClose} closeHref={closeHref}>
       <div className="profile">
         <span className="profile__avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
         <p className="profile__name">{name}</p>
-        <button type="button" className="icon-button profile__pin" aria-label="Admin access (PIN)" aria-haspopup="dialog" onClick={onAdminAccess}>
+        <Link
+          to="/pin?kind=admin"
+          role="button"
+          className="icon-button profile__pin"
+          aria-label="Admin access (PIN)"
+          aria-haspopup="dialog"
+          onClick={(event) => {
+            event.preventDefault();
+            onAdminAccess();
+          }}
+        >
           <Icon name="chevronDown" />
-        </button>
+        </Link>
       </div>
       <ul className="drawer__links">
         <li>
-          <Link to="/favorites" className="drawer__link" onClick={onClose}>
+          <Link to="/favorites" className="drawer__link">
             <Icon name="heart" /> FAVORITE PODCAST
           </Link>
         </li>
         <li>
           {user ? (
-            <Form method="post" action="/logout" onSubmit={onClose}>
+            <Form method="post" action="/logout">
               <button type="submit" className="drawer__link drawer__link--button">
                 <Icon name="user" /> SIGN OUT
               </button>
             </Form>
           ) : (
-            <Link to="/login" className="drawer__link" onClick={onClose}>
-              <Icon name="user" /> REGISTER WITH GOOGLE
+            <Link to="/login" className="drawer__link">
+              <Icon name="user" /> {googleSignIn ? "REGISTER WITH GOOGLE" : "SIGN IN"}
             </Link>
           )}
         </li>
@@ -57,6 +84,19 @@ export function ProfileDrawer({
           </li>
         )}
       </ul>
+      <Form method="post" action="/theme" className="theme-switch" preventScrollReset>
+        <input type="hidden" name="returnTo" value={themeReturnTo} />
+        <fieldset>
+          <legend className="theme-switch__legend">Theme</legend>
+          <div className="theme-switch__options">
+            {themeChoices.map((choice) => (
+              <button key={choice.value} type="submit" name="theme" value={choice.value} className="theme-switch__option" aria-pressed={theme === choice.value}>
+                {choice.label}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      </Form>
     </Drawer>
   );
 }

@@ -1,6 +1,7 @@
 import { Form, Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { StationIdentity } from "~/services/config.server";
+import type { Theme } from "~/services/theme.server";
 import { Icon } from "./Icon";
 import { MenuDrawer } from "./MenuDrawer";
 import { adminLinks, publicLinks } from "./navigation";
@@ -39,11 +40,61 @@ function usePinFromUrl() {
   };
 }
 
-export function SiteHeader({ station, user, isAdmin }: { station: StationIdentity; user: { name: string } | null; isAdmin: boolean }) {
+type DrawerName = "menu" | "profile";
+
+/** `?drawer=menu|profile` renders a drawer open from the server: how the toggles work without JavaScript. */
+function useDrawerFromUrl() {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const value = searchParams.get("drawer");
+  const open: DrawerName | null = value === "menu" || value === "profile" ? value : null;
+  const rest = new URLSearchParams(searchParams);
+  rest.delete("drawer");
+  const closeHref = location.pathname + (rest.size ? `?${rest}` : "");
+  const hrefWith = (name: DrawerName) => {
+    const params = new URLSearchParams(rest);
+    // Coming back to a drawer never reopens a PIN dialog the URL asked for.
+    params.delete("pin");
+    params.delete("redirectTo");
+    params.set("drawer", name);
+    return `${location.pathname}?${params}`;
+  };
+  return { open, closeHref, hrefWith, close: () => navigate(closeHref, { replace: true, preventScrollReset: true }) };
+}
+
+export function SiteHeader({
+  station,
+  user,
+  isAdmin,
+  theme,
+  googleSignIn,
+}: {
+  station: StationIdentity;
+  user: { name: string } | null;
+  isAdmin: boolean;
+  theme: Theme;
+  googleSignIn: boolean;
+}) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
   const [pinKind, setPinKind] = useState<PinKind | null>(null);
   const pinFromUrl = usePinFromUrl();
+  const drawerFromUrl = useDrawerFromUrl();
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The right PIN answers with a redirect; the navigation it causes is what closes the dialog
+  // (and any drawer), so an admin never sees "Admin access" on top of the page it opened.
+  useEffect(() => {
+    setPinKind(null);
+    setMenuOpen(false);
+    setProfileOpen(false);
+  }, [location.key]);
+  const closeDrawer = (name: DrawerName) => {
+    if (name === "menu") setMenuOpen(false);
+    else setProfileOpen(false);
+    if (drawerFromUrl.open === name) drawerFromUrl.close();
+  };
 
   return (
     <>
@@ -62,28 +113,39 @@ export function SiteHeader({ station, user, isAdmin }: { station: StationIdentit
             </ul>
           </nav>
           <div className="site-header__actions">
-            <button
-              type="button"
+            {/* Links to the drawer without JavaScript, buttons with it. */}
+            <Link
+              to={drawerFromUrl.hrefWith("menu")}
+              role="button"
+              preventScrollReset
               className="menu-toggle"
               aria-haspopup="dialog"
-              aria-expanded={menuOpen}
+              aria-expanded={menuOpen || drawerFromUrl.open === "menu"}
               aria-controls="menu-drawer"
-              onClick={() => setMenuOpen(true)}
+              onClick={(event) => {
+                event.preventDefault();
+                setMenuOpen(true);
+              }}
             >
               <Icon name="menu" />
               <span>MENU</span>
-            </button>
-            <button
-              type="button"
+            </Link>
+            <Link
+              to={drawerFromUrl.hrefWith("profile")}
+              role="button"
+              preventScrollReset
               className="icon-button profile-toggle"
               aria-label={`Profile: ${user?.name ?? "Guest"}`}
               aria-haspopup="dialog"
-              aria-expanded={profileOpen}
+              aria-expanded={profileOpen || drawerFromUrl.open === "profile"}
               aria-controls="profile-drawer"
-              onClick={() => setProfileOpen(true)}
+              onClick={(event) => {
+                event.preventDefault();
+                setProfileOpen(true);
+              }}
             >
               <Icon name="user" />
-            </button>
+            </Link>
           </div>
         </div>
         {isAdmin && (
@@ -125,12 +187,24 @@ export function SiteHeader({ station, user, isAdmin }: { station: StationIdentit
           </div>
         )}
       </header>
-      <MenuDrawer open={menuOpen} onClose={() => setMenuOpen(false)} />
+      <MenuDrawer open={menuOpen || drawerFromUrl.open === "menu"} onClose={() => closeDrawer("menu")} closeHref={drawerFromUrl.closeHref} />
       <ProfileDrawer
-        open={profileOpen}
-        onClose={() => setProfileOpen(false)}
+        open={profileOpen || drawerFromUrl.open === "profile"}
+        onClose={() => closeDrawer("profile")}
+        closeHref={drawerFromUrl.closeHref}
+        themeReturnTo={drawerFromUrl.hrefWith("profile")}
         user={user}
+        theme={theme}
+        googleSignIn={googleSignIn}
         onAdminAccess={() => {
+          // A drawer opened from the URL closes by navigating, which would also close a dialog held in
+          // state: there the PIN dialog is asked for through the URL too.
+          if (drawerFromUrl.open === "profile") {
+            const params = new URLSearchParams(drawerFromUrl.closeHref.split("?")[1] ?? "");
+            params.set("pin", "admin");
+            navigate(`${location.pathname}?${params}`, { replace: true, preventScrollReset: true });
+            return;
+          }
           setProfileOpen(false);
           setPinKind("admin");
         }}

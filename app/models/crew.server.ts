@@ -101,17 +101,27 @@ export async function deleteCrewImage(key: string, actor: AdminActor) {
 
 /** Swaps a picture with its neighbour before (-1) or after (+1) it in the slider. */
 export async function moveCrewImage(key: string, direction: -1 | 1, actor: AdminActor): Promise<boolean> {
+  return placeCrewImage(key, (index) => index + direction, `${direction < 0 ? "up" : "down"}`, actor);
+}
+
+/** Drag-to-reorder: puts a crew image at a 1-based position of the slider, shifting the others. */
+export async function moveCrewImageTo(key: string, position: number, actor: AdminActor): Promise<boolean> {
+  return placeCrewImage(key, () => position - 1, `to #${position}`, actor);
+}
+
+async function placeCrewImage(key: string, target: (index: number) => number, how: string, actor: AdminActor): Promise<boolean> {
   const moved = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(5417002)`;
     const images = await tx.crewImage.findMany({ orderBy: [{ position: "asc" }, { key: "asc" }], select: { id: true, key: true } });
     const index = images.findIndex((image) => image.key === key);
-    const other = images[index + direction];
-    if (index < 0 || !other) return false;
+    const to = target(index);
+    if (index < 0 || !Number.isInteger(to) || to < 0 || to >= images.length || to === index) return false;
     const order = images.map((image) => image.id);
-    [order[index], order[index + direction]] = [order[index + direction], order[index]];
+    const [id] = order.splice(index, 1);
+    order.splice(to, 0, id);
     // Renumber 1..n so earlier duplicates or gaps in positions never make a move a no-op.
-    for (const [position, id] of order.entries()) await tx.crewImage.update({ where: { id }, data: { position: position + 1 } });
-    await logActivity(tx, actor, "crew-image.moved", `Moved crew image ${key} ${direction < 0 ? "up" : "down"}`);
+    for (const [position, imageId] of order.entries()) await tx.crewImage.update({ where: { id: imageId }, data: { position: position + 1 } });
+    await logActivity(tx, actor, "crew-image.moved", `Moved crew image ${key} ${how}`);
     return true;
   });
   if (moved) publishCrewImages("reordered", [key]);

@@ -79,7 +79,7 @@ export default function CrewSpin() {
               {`${stationName} CREWS`}
             </h2>
           </div>
-          <ImageSlider images={images} pageSize={1} label={`${stationName} crew gallery`} param="photo" sizes="(min-width: 560px) 520px, 92vw" altPrefix="Crew photo" />
+          <ImageSlider images={images} pageSize={1} label={`${stationName} crew gallery`} param="photo" sizes="(min-width: 440px) 400px, 92vw" altPrefix="Crew photo" />
         </section>
       )}
     </div>

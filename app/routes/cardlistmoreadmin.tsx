@@ -1,24 +1,23 @@
+import "~/styles/episodes.css";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { AdminForm, FormStatus, SubmitButton, useFieldError, useSubmittedValue } from "~/components/admin/AdminForm";
+import { Link, useLoaderData } from "@remix-run/react";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
 import { CardImageTiles } from "~/components/admin/CardImageTiles";
-import { Field } from "~/components/admin/Field";
-import { ImagePicker } from "~/components/admin/ImagePicker";
+import { EpisodeForm } from "~/components/EpisodeForm";
 import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
 import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
-import { listReusableAudio } from "~/models/podcasts.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm } from "~/services/admin-forms.server";
-import { formatDuration } from "~/utils/format";
+import { getConfig } from "~/services/config.server";
+import { toDateTimeLocal } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Podcast cards · Admin" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [cards, audio] = await Promise.all([listCardImages(10), listReusableAudio()]);
-  return { cards, audio };
+  const timeZone = getConfig().stationTimezone;
+  return { cards: await listCardImages(10), defaultPublishedAt: toDateTimeLocal(new Date(), timeZone), timeZone };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -26,35 +25,17 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerAdminForm(request, cardImageHandlers({ adminSessionId: session.id }));
 }
 
-function AudioChoice({ audio }: { audio: { id: number; title: string; durationSeconds: number }[] }) {
-  const error = useFieldError("audioFrom");
-  const submitted = useSubmittedValue("audioFrom");
-  return (
-    <div className="admin-field">
-      <label htmlFor="card-audio" className="admin-label">
-        Audio it plays
-      </label>
-      <select id="card-audio" name="audioFrom" className="admin-input" defaultValue={submitted} required aria-invalid={error ? true : undefined} aria-describedby={error ? "card-audio-error" : undefined}>
-        {audio.map((episode) => (
-          <option key={episode.id} value={episode.id}>
-            {`${episode.title} (${formatDuration(episode.durationSeconds)})`}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id="card-audio-error" className="form-error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 export default function CardListMoreAdmin() {
-  const { cards, audio } = useLoaderData<typeof loader>();
+  const { cards, defaultPublishedAt, timeZone } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   return (
-    <AdminPage title="Podcast cards" intro="The ten cards of /cardlistmore, newest first. Each card is a podcast episode and its image is the episode's cover.">
+    <AdminPage
+      title="Podcast cards"
+      intro="The ten newest episodes, as listeners see them on VIEW MORE. A card is an episode: its image is the episode's cover, and it plays the episode's own audio."
+    >
+      <p className="admin-note">
+        Titles, descriptions, audio and publish dates of every episode are on <Link to="/episodes-admin">EPISODES</Link>.
+      </p>
       <AdminSection
         id="cards-title"
         title="The ten newest cards"
@@ -63,7 +44,7 @@ export default function CardListMoreAdmin() {
         {cards.length === 0 ? (
           <p className="empty-state">
             <Icon name="radio" />
-            No podcast cards yet.
+            No podcast cards yet. Add the first one below.
           </p>
         ) : (
           <CardImageTiles cards={cards} withDelete />
@@ -72,25 +53,9 @@ export default function CardListMoreAdmin() {
       <AdminSection
         id="card-add-title"
         title="Add a new card"
-        description="A new card is a new episode, published now as the newest card. Until episodes can be uploaded with their own audio, a new card plays the audio of an existing episode that you choose."
+        description="A new card is a new episode with its own audio, the same as uploading one on EPISODES. Published now, it becomes the newest card."
       >
-        {audio.length === 0 ? (
-          <p className="admin-note">A card needs audio to play, and there is no episode audio yet.</p>
-        ) : (
-          <AdminForm formId="card-add" intent="add-card" className="admin-form" aria-label="Add a new card">
-            <div className="admin-columns admin-columns--even">
-              <ImagePicker name="image" label="Image" aspect="1 / 1" />
-              <div className="admin-form__fields">
-                <Field name="title" label="Title" required maxLength={120} autoComplete="off" />
-                <AudioChoice audio={audio} />
-              </div>
-            </div>
-            <FormStatus />
-            <div className="admin-form__actions">
-              <SubmitButton pendingLabel="Adding…">Add card</SubmitButton>
-            </div>
-          </AdminForm>
-        )}
+        <EpisodeForm editing={null} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} returnTo="/cardlistmoreadmin" />
       </AdminSection>
     </AdminPage>
   );

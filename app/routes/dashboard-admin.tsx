@@ -11,7 +11,7 @@ import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
-import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, replaceCrewImage } from "~/models/crew.server";
+import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
 import { canonicalOrigin, confirmSiteOrigin, SiteOriginError } from "~/models/site-origin.server";
 import { requireAdmin } from "~/services/admin-session.server";
@@ -76,6 +76,11 @@ export async function action({ request }: ActionFunctionArgs) {
         ? { ok: true, message: `${fields.key} moved ${fields.direction === "up" ? "up" : "down"}.` }
         : { ok: false, message: `${fields.key} is already ${fields.direction === "up" ? "first" : "last"}.` };
     }),
+    "move-crew-image-to": pageScoped(async ({ fields }) => {
+      const position = Number(fields.position);
+      const moved = await moveCrewImageTo(fields.key ?? "", position, actor);
+      return moved ? { ok: true, message: `${fields.key} moved to #${position}.` } : { ok: false, message: `${fields.key} could not be moved there.` };
+    }),
   });
 }
 
@@ -85,7 +90,7 @@ export default function DashboardAdmin() {
   return (
     <AdminPage title="Dashboard" intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second.">
       <div className="admin-columns">
-        <AdminSection id="jumbotron-title" title="Jumbotron">
+        <AdminSection id="jumbotron-title" title="Jumbotron" collapsible>
           <ReplaceImageForm
             formId="jumbotron"
             intent="replace-jumbotron"
@@ -96,7 +101,7 @@ export default function DashboardAdmin() {
             submitLabel="Change jumbotron"
           />
         </AdminSection>
-        <AdminSection id="activity-title" title="Recent changes" description="Every admin change, with the admin session it came from.">
+        <AdminSection id="activity-title" title="Recent changes" description="Every admin change, with the admin session it came from." collapsible defaultOpen={false}>
           <ActivityList items={activity} timeZone={timeZone} />
         </AdminSection>
       </div>
@@ -123,6 +128,7 @@ export default function DashboardAdmin() {
 
       <AdminSection
         id="cards-title"
+        collapsible
         title="Latest podcast cards"
         description="The five newest cards shown on LISTEN."
         actions={
@@ -134,7 +140,7 @@ export default function DashboardAdmin() {
         <CardImageTiles cards={cards} withDelete={false} />
       </AdminSection>
 
-      <AdminSection id="crew-images-title" title="Crew slider images" description={`${crewImages.length} images in slider order. A new image is added at the end as the next Crew number.`}>
+      <AdminSection id="crew-images-title" collapsible title="Crew slider images" description={`${crewImages.length} images in slider order. A new image is added at the end as the next Crew number.`}>
         <AdminForm formId="crew-add" intent="add-crew-image" className="admin-form admin-form--inline" aria-label="Add a crew image">
           <ImagePicker name="image" label={`Add a crew image`} aspect="3 / 4" compact />
           <FormStatus />

@@ -104,8 +104,12 @@ export default function EpisodesAdmin() {
   return (
     <AdminPage
       title="EPISODES"
-      intro="Publish podcast episodes: audio, cover, title, description and the date they go out. The newest published episodes are the cards on LISTEN and VIEW MORE, and every published one is in the podcast feed."
+      intro="Publish podcast episodes: audio, cover, title, description and the date they go out. Every published one is in the podcast feed."
     >
+      <p className="admin-note">
+        An episode is a podcast card: the newest published ones are the cards on LISTEN and VIEW MORE. Change or delete their images on{" "}
+        <Link to="/cardlistmoreadmin">PODCAST CARDS</Link>.
+      </p>
       <div className="admin-columns">
         <AdminSection id="episode-form-title" title={editing ? "Edit episode" : "Upload an episode"}>
           <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} />

@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
         { name: fields.name ?? "", date: fields.date ?? "", time: fields.time ?? "" },
         { hasPoster: Boolean(files.poster), editing },
       );
-      if (!check.ok) return { ok: false, message: check.error };
+      if (!check.ok) return { ok: false, message: check.error, errors: check.errors };
       if (editing) {
         const event = await updateEvent(fields.id, { ...check.value, poster: files.poster ?? null }, actor);
         return { ok: true, message: `Event "${event.name}" saved.` };

@@ -68,23 +68,18 @@ export default function Login() {
             {error}
           </p>
         )}
-        <Form method="post" action="/auth/google" reloadDocument>
-          <button
-            type="submit"
-            className="button google-button"
-            disabled={!googleConfigured}
-            aria-describedby={googleConfigured ? undefined : "google-unavailable"}
-          >
-            <GoogleMark />
-            Sign With Google
-          </button>
-          {!googleConfigured && (
-            <p id="google-unavailable" className="field__hint">
-              Google sign-in is not configured on this station. Sign in with your email and password instead.
-            </p>
-          )}
-        </Form>
-        <p className="auth-divider">or</p>
+        {/* Google is offered only where the station configured it. */}
+        {googleConfigured && (
+          <>
+            <Form method="post" action="/auth/google" reloadDocument>
+              <button type="submit" className="button google-button">
+                <GoogleMark />
+                Sign With Google
+              </button>
+            </Form>
+            <p className="auth-divider">or</p>
+          </>
+        )}
         <Form method="post" className="form-stack" aria-describedby={error ? "login-error" : undefined}>
           {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
           <div className="field">

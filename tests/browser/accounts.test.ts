@@ -147,8 +147,8 @@ describeInBrowser("a listener's account in the browser", () => {
   it.each(["phone", "desktop"] as const)("shows guests the sign-in pages and an invitation on /favorites (%s)", async (viewport) => {
     const page = await openPage(browser, viewport);
     await page.goto(`${server.url}/login`);
-    expect(await page.getByRole("button", { name: "Sign With Google" }).isDisabled()).toBe(true);
-    expect(await page.getByText("Google sign-in is not configured on this station.").isVisible()).toBe(true);
+    // Google is not configured on this server: no button that leads nowhere.
+    expect(await page.getByRole("button", { name: "Sign With Google" }).count()).toBe(0);
     await screenshot(page, "login");
     await page.goto(`${server.url}/register`);
     await screenshot(page, "register");

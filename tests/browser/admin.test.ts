@@ -127,6 +127,8 @@ describeInBrowser("the admin area in a browser", () => {
       await enterAdmin(page, "/dashboard-admin");
       const firstTwo = async () => (await db().crewImage.findMany({ orderBy: { position: "asc" }, take: 2 })).map((image) => image.key);
       const [first, second] = await firstTwo();
+      // Each crew image's controls are behind its "Edit" (the grid stays compact).
+      await page.getByText(`Edit ${second}`, { exact: true }).click();
       await page.getByRole("button", { name: `Move ${second} up` }).click();
       await page.getByText(`${second} moved up.`).waitFor();
       expect(await firstTwo()).toEqual([second, first]);

@@ -1,5 +1,5 @@
 import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { createContext, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { createContext, Fragment, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
 import { decode } from "turbo-stream";
 
 /** What every admin action answers: which form it was for, and how it went. */
@@ -22,7 +22,13 @@ interface FormState {
 }
 
 const FormStateContext = createContext<FormState>({ result: null, pending: false, progress: null });
-const PageReportContext = createContext<(result: AdminResult) => void>(() => {});
+/** The page's last answer (AdminPage): only the form that got it shows a message, so every message belongs to the last action. */
+interface PageReport {
+  report: (result: AdminResult) => void;
+  /** undefined outside an AdminPage. */
+  latest: AdminResult | null | undefined;
+}
+const PageReportContext = createContext<PageReport>({ report: () => {}, latest: undefined });
 
 /** The state of the enclosing AdminForm (result, pending, upload progress). */
 export function useAdminFormState(): FormState {
@@ -81,6 +87,10 @@ export interface AdminFormProps {
   successTo?: string;
   className?: string;
   "aria-label"?: string;
+  /** Another admin screen whose action handles this form (the page's own action otherwise). */
+  action?: string;
+  /** For a form submitted by code (drag-to-reorder fills it in and sends it). */
+  formRef?: Ref<HTMLFormElement>;
   children: ReactNode;
 }
 
@@ -89,18 +99,21 @@ export interface AdminFormProps {
  * with XMLHttpRequest to the same action, so it can show upload progress, then
  * the page's data is revalidated.
  */
-export function AdminForm({ formId, intent, hidden, confirm, successTo, className, children, ...rest }: AdminFormProps) {
+export function AdminForm({ formId, intent, hidden, confirm, successTo, className, action, formRef, children, ...rest }: AdminFormProps) {
   const actionData = useActionData<AdminResult | undefined>();
   const location = useLocation();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const reportToPageLine = useContext(PageReportContext);
+  const page = useContext(PageReportContext);
   const [sent, setSent] = useState<AdminResult | null>(null);
+  // Bumped after a success: the fields are mounted afresh, so they show their (saved) default values
+  // and not what was typed into an earlier, refused attempt.
+  const [generation, setGeneration] = useState(0);
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const busy = useRef(false);
   const serverResult = actionData && actionData.formId === formId && actionData.scope !== "page" ? actionData : null;
-  const result = sent ?? serverResult;
+  const result = page.latest === undefined ? (sent ?? serverResult) : page.latest ? (sent === page.latest ? sent : null) : serverResult;
 
   const onSubmit = useCallback(
     async (event: FormEvent<HTMLFormElement>) => {
@@ -116,7 +129,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
       setProgress(hasFile ? 0 : null);
       let outcome: ActionOutcome;
       try {
-        const response = await send(actionDataUrl(location.pathname, location.search), body, hasFile ? setProgress : () => {});
+        const response = await send(action ? actionDataUrl(action, "") : actionDataUrl(location.pathname, location.search), body, hasFile ? setProgress : () => {});
         outcome = await decodeActionResponse(response.body, response.status);
       } catch (error) {
         outcome = { kind: "error", message: (error as Error).message };
@@ -129,21 +142,24 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
         return;
       }
       const answer: AdminResult = outcome.kind === "data" ? outcome.value : { formId, ok: false, message: outcome.message };
-      if (answer.scope === "page") reportToPageLine(answer);
-      else setSent(answer);
+      page.report(answer);
+      setSent(answer.scope === "page" ? null : answer);
       if (answer.ok) {
         form.reset();
+        setGeneration((n) => n + 1);
         if (successTo && successTo !== location.pathname + location.search) navigate(successTo, { replace: true, preventScrollReset: true });
         else revalidator.revalidate();
       }
     },
-    [confirm, formId, location.pathname, location.search, navigate, reportToPageLine, revalidator, successTo],
+    [action, confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo],
   );
 
   return (
     <FormStateContext.Provider value={{ result, pending, progress }}>
       <form
+        ref={formRef}
         method="post"
+        action={action}
         encType="multipart/form-data"
         className={className}
         onSubmit={onSubmit}
@@ -154,7 +170,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
         <input type="hidden" name="formId" value={formId} />
         <input type="hidden" name="intent" value={intent} />
         {hidden && Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-        {children}
+        <Fragment key={generation}>{children}</Fragment>
       </form>
     </FormStateContext.Provider>
   );

@@ -6,8 +6,8 @@ import { PageReportProvider, type AdminResult } from "./AdminForm";
 /** The frame of every admin screen: title and the page's status line (the header's admin strip navigates). */
 export function AdminPage({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
   const actionData = useActionData<AdminResult | undefined>();
-  const [reported, setReported] = useState<AdminResult | null>(null);
-  const pageResult = reported ?? (actionData?.scope === "page" ? actionData : null);
+  const [latest, setLatest] = useState<AdminResult | null>(null);
+  const pageResult = latest ? (latest.scope === "page" ? latest : null) : actionData?.scope === "page" ? actionData : null;
   return (
     <div className="container admin-page">
       <header className="admin-page__head">
@@ -20,22 +20,55 @@ export function AdminPage({ title, intro, children }: { title: string; intro: st
           <p className={`admin-status ${pageResult.ok ? "admin-status--ok" : "admin-status--error"}`}>{pageResult.message}</p>
         )}
       </div>
-      <PageReportProvider value={setReported}>{children}</PageReportProvider>
+      <PageReportProvider value={{ report: setLatest, latest }}>{children}</PageReportProvider>
     </div>
   );
 }
 
-/** A titled block of an admin screen. */
-export function AdminSection({ id, title, description, actions, children }: { id: string; title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+/**
+ * A titled block of an admin screen. Collapsible ones are a <details> (works
+ * without JavaScript), so a long admin page folds down on a phone.
+ */
+export function AdminSection({
+  id,
+  title,
+  description,
+  actions,
+  collapsible,
+  defaultOpen = true,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  collapsible?: boolean;
+  defaultOpen?: boolean;
+  children: ReactNode;
+}) {
+  const heading = (
+    <div>
+      <h2 id={id} className="admin-section__title">
+        {title}
+      </h2>
+      {description && <p className="muted admin-section__description">{description}</p>}
+    </div>
+  );
+  if (collapsible) {
+    return (
+      <section className="admin-section admin-section--collapsible" aria-labelledby={id}>
+        <details open={defaultOpen}>
+          <summary className="admin-section__head admin-section__summary">{heading}</summary>
+          {actions && <div className="admin-section__actions">{actions}</div>}
+          {children}
+        </details>
+      </section>
+    );
+  }
   return (
     <section className="admin-section" aria-labelledby={id}>
       <div className="admin-section__head">
-        <div>
-          <h2 id={id} className="admin-section__title">
-            {title}
-          </h2>
-          {description && <p className="muted admin-section__description">{description}</p>}
-        </div>
+        {heading}
         {actions}
       </div>
       {children}

@@ -1,48 +1,106 @@
+import { useRef, useState, type DragEvent } from "react";
 import type { CrewImageListItem } from "~/models/crew.server";
+import { mediaUrlFor } from "~/utils/media";
 import { AdminForm, SubmitButton } from "./AdminForm";
 import { ReplaceImageForm } from "./ReplaceImageForm";
 
-/** The crew slider's images in slider order: move up/down, replace, delete (all plain forms). */
+/**
+ * The crew slider's images as a compact grid in slider order. Drag a picture
+ * onto another to move it there; each picture's "Edit" opens replace, move
+ * up/down (the keyboard and no-JavaScript way to reorder) and delete.
+ */
 export function CrewImageTiles({ images }: { images: CrewImageListItem[] }) {
+  const moveForm = useRef<HTMLFormElement>(null);
+  const [dragged, setDragged] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+
+  function drop(event: DragEvent, targetIndex: number) {
+    event.preventDefault();
+    const form = moveForm.current;
+    const key = dragged;
+    setDragged(null);
+    setOver(null);
+    if (!form || !key || images[targetIndex]?.key === key) return;
+    (form.elements.namedItem("key") as HTMLInputElement).value = key;
+    (form.elements.namedItem("position") as HTMLInputElement).value = String(targetIndex + 1);
+    form.requestSubmit();
+  }
+
   return (
-    <ol className="admin-tiles admin-tiles--small">
-      {images.map((image, index) => (
-        <li key={image.key} className="admin-tile">
-          <p className="admin-tile__title">
-            {image.key} <span className="caption">· #{index + 1}</span>
-          </p>
-          <ReplaceImageForm
-            formId={`crew-${image.key}`}
-            intent="replace-crew-image"
-            hidden={{ key: image.key }}
-            label={`Replacement for ${image.key}`}
-            current={image.image}
-            currentAlt={`Crew image ${image.key}`}
-            aspect="3 / 4"
-            compact
-            submitLabel="Replace"
-          />
-          <div className="admin-tile__actions">
-            <AdminForm formId={`up-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "up" }}>
-              <SubmitButton pendingLabel="…" variant="ghost">
-                <span aria-hidden="true">↑</span>
-                <span className="visually-hidden">Move {image.key} up</span>
-              </SubmitButton>
-            </AdminForm>
-            <AdminForm formId={`down-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "down" }}>
-              <SubmitButton pendingLabel="…" variant="ghost">
-                <span aria-hidden="true">↓</span>
-                <span className="visually-hidden">Move {image.key} down</span>
-              </SubmitButton>
-            </AdminForm>
-            <AdminForm formId={`delete-${image.key}`} intent="delete-crew-image" hidden={{ key: image.key }} confirm={`Delete ${image.key} from the crew slider?`}>
-              <SubmitButton pendingLabel="…" variant="danger">
-                Delete<span className="visually-hidden"> {image.key}</span>
-              </SubmitButton>
-            </AdminForm>
-          </div>
-        </li>
-      ))}
-    </ol>
+    <>
+      <div hidden>
+        <AdminForm formId="crew-move-to" intent="move-crew-image-to" aria-label="Move a crew image" formRef={moveForm}>
+          <input type="hidden" name="key" defaultValue="" />
+          <input type="hidden" name="position" defaultValue="" />
+        </AdminForm>
+      </div>
+      <p className="caption crew-tiles__hint">Drag a picture onto another to move it there, or use Edit → ↑ / ↓.</p>
+      <ol className="crew-tiles">
+        {images.map((image, index) => (
+          <li
+            key={image.key}
+            className={`crew-tile${dragged === image.key ? " crew-tile--dragged" : ""}${over === image.key && dragged !== image.key ? " crew-tile--target" : ""}`}
+            draggable
+            onDragStart={(event) => {
+              event.dataTransfer.effectAllowed = "move";
+              event.dataTransfer.setData("text/plain", image.key);
+              setDragged(image.key);
+            }}
+            onDragEnd={() => {
+              setDragged(null);
+              setOver(null);
+            }}
+            onDragOver={(event) => {
+              if (!dragged) return;
+              event.preventDefault();
+              setOver(image.key);
+            }}
+            onDrop={(event) => drop(event, index)}
+          >
+            <img className="crew-tile__image" src={mediaUrlFor(image.image, 320)} alt={`Crew image ${image.key}`} width={120} height={160} loading="lazy" decoding="async" draggable={false} />
+            <p className="crew-tile__label">
+              <span className="crew-tile__position">#{index + 1}</span> {image.key}
+            </p>
+            <details className="crew-tile__more">
+              <summary className="crew-tile__summary">
+                Edit<span className="visually-hidden"> {image.key}</span>
+              </summary>
+              <div className="crew-tile__panel">
+                <ReplaceImageForm
+                  formId={`crew-${image.key}`}
+                  intent="replace-crew-image"
+                  hidden={{ key: image.key }}
+                  label={`Replacement for ${image.key}`}
+                  current={image.image}
+                  currentAlt={`Crew image ${image.key}`}
+                  aspect="3 / 4"
+                  compact
+                  submitLabel="Replace"
+                />
+                <div className="admin-tile__actions">
+                  <AdminForm formId={`up-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "up" }}>
+                    <SubmitButton pendingLabel="…" variant="ghost">
+                      <span aria-hidden="true">↑</span>
+                      <span className="visually-hidden">Move {image.key} up</span>
+                    </SubmitButton>
+                  </AdminForm>
+                  <AdminForm formId={`down-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "down" }}>
+                    <SubmitButton pendingLabel="…" variant="ghost">
+                      <span aria-hidden="true">↓</span>
+                      <span className="visually-hidden">Move {image.key} down</span>
+                    </SubmitButton>
+                  </AdminForm>
+                  <AdminForm formId={`delete-${image.key}`} intent="delete-crew-image" hidden={{ key: image.key }} confirm={`Delete ${image.key} from the crew slider?`}>
+                    <SubmitButton pendingLabel="…" variant="danger">
+                      Delete<span className="visually-hidden"> {image.key}</span>
+                    </SubmitButton>
+                  </AdminForm>
+                </div>
+              </div>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
