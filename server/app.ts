@@ -20,6 +20,7 @@ import { createStorage, getStorage, setStorage } from "~/services/storage.server
 import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
 import { SEED_DIR, seedStation } from "~/models/seed.server";
+import { startListeningCopyQueue } from "~/models/listening-copies.server";
 import { setSingleton } from "~/services/singleton.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
@@ -93,6 +94,16 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     await ensurePins(log);
     if (config.seedContent && (await seedStation())) log("Seeded the station with the bundled content");
     await sweepOrphansAtStart(config, log);
+  } catch (error) {
+    await disconnectDb();
+    await embedded?.stop();
+    throw error;
+  }
+
+  // WAV/FLAC/AIFF episodes are encoded by a PostgreSQL-backed job queue every instance works from.
+  let stopListeningCopies: (() => Promise<void>) | null = null;
+  try {
+    stopListeningCopies = await startListeningCopyQueue(databaseUrl, log);
   } catch (error) {
     await disconnectDb();
     await embedded?.stop();
@@ -191,6 +202,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       clearTimeout(cutOff);
       stopInvalidatingPages();
       await stopRealtimeSharing?.();
+      await stopListeningCopies?.();
       await disconnectDb();
       setStorage(undefined);
       await embedded?.stop();

@@ -1,0 +1,107 @@
+import PgBoss from "pg-boss";
+import { encodeListeningCopy, EncoderUnavailableError } from "~/services/audio.server";
+import { db } from "~/services/db.server";
+import { publish } from "~/services/realtime.server";
+import { peekSingleton, setSingleton } from "~/services/singleton.server";
+import { getStorage } from "~/services/storage.server";
+import { discardFileIfUnused, recordFile, uploadAudio } from "./files.server";
+
+/*
+ * Listening copies: a WAV, FLAC or AIFF upload is kept as the episode's
+ * original (admins can download it) while an MP3 at -16 LUFS is encoded for
+ * listeners and podcast apps. The encoding runs as a job in a PostgreSQL
+ * queue (pg-boss) that every app instance works from, so any instance may
+ * take the job and a restart loses nothing. Until the copy exists the
+ * episode is not published (listeningReady is false).
+ */
+
+const QUEUE = "listening-copy";
+const BOSS = "listeningCopyQueue";
+// Progress is written to the row at most this often (the admin list shows it).
+const PROGRESS_STEP = 10;
+
+interface EncodeJob {
+  episodeId: number;
+}
+
+function queue(): PgBoss | undefined {
+  return peekSingleton<PgBoss>(BOSS);
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+function announce(episodeId: number, title: string) {
+  publish("images:changed", { action: "updated", records: [{ kind: "episode", id: episodeId, title }] });
+}
+
+/** Encodes one episode's listening copy and switches the episode to it. Safe to run twice. */
+export async function encodeEpisodeListeningCopy(episodeId: number): Promise<void> {
+  const episode = await db().podcastEpisode.findUnique({
+    where: { id: episodeId },
+    select: { id: true, title: true, listeningReady: true, durationSeconds: true, originalAudio: { select: { id: true, key: true } } },
+  });
+  if (!episode || episode.listeningReady || !episode.originalAudio) return;
+  const original = episode.originalAudio;
+  let written = 0;
+  try {
+    const bytes = await readAll(await getStorage().read(original.key));
+    const mp3 = await encodeListeningCopy(bytes, episode.durationSeconds, (percent) => {
+      if (percent < written + PROGRESS_STEP) return;
+      written = percent;
+      void db()
+        .podcastEpisode.updateMany({ where: { id: episodeId, originalAudioId: original.id, listeningReady: false }, data: { encodeProgress: percent } })
+        .then(() => announce(episode.id, episode.title))
+        .catch(() => {});
+    });
+    const upload = await uploadAudio(mp3, "audio");
+    const switched = await db().$transaction(async (tx) => {
+      const file = await recordFile(tx, upload);
+      // Only if the admin did not replace the audio meanwhile.
+      const { count } = await tx.podcastEpisode.updateMany({
+        where: { id: episodeId, originalAudioId: original.id, listeningReady: false },
+        data: { audioId: file.id, durationSeconds: upload.durationSeconds ?? episode.durationSeconds, listeningReady: true, encodeProgress: 100, encodeError: null },
+      });
+      return count > 0;
+    });
+    if (!switched) await discardFileIfUnused(upload);
+  } catch (error) {
+    const message = error instanceof EncoderUnavailableError ? error.message : `Encoding failed: ${(error as Error).message}`.slice(0, 500);
+    await db().podcastEpisode.updateMany({ where: { id: episodeId, originalAudioId: original.id, listeningReady: false }, data: { encodeError: message } });
+    announce(episode.id, episode.title);
+    throw error;
+  }
+  announce(episode.id, episode.title);
+}
+
+/** Puts an episode's encoding on the shared queue (one pending job per episode). */
+export async function enqueueListeningCopy(episodeId: number): Promise<void> {
+  const boss = queue();
+  // Without a running queue (a script, a test without a server) the next server start picks it up.
+  if (!boss) return;
+  await boss.send(QUEUE, { episodeId } satisfies EncodeJob, { singletonKey: String(episodeId), retryLimit: 2, retryDelay: 5 });
+}
+
+/**
+ * Starts this instance's worker on the shared queue, and queues every episode
+ * still waiting for its copy (left by a crash or a restart).
+ */
+export async function startListeningCopyQueue(databaseUrl: string, log: (line: string) => void): Promise<() => Promise<void>> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 3 });
+  boss.on("error", (error: Error) => log(`Listening copy queue: ${error.message}`));
+  await boss.start();
+  await boss.createQueue(QUEUE);
+  await boss.work<EncodeJob>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    await encodeEpisodeListeningCopy(job.data.episodeId);
+  });
+  setSingleton(BOSS, boss);
+  const waiting = await db().podcastEpisode.findMany({ where: { listeningReady: false, encodeError: null }, select: { id: true } });
+  for (const episode of waiting) await enqueueListeningCopy(episode.id);
+  return async () => {
+    setSingleton(BOSS, undefined);
+    await boss.stop({ graceful: true, timeout: 5_000 });
+  };
+}
