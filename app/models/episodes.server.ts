@@ -463,7 +463,7 @@ function artworkUrl(baseUrl: string, file: { key: string; artworkSize: number | 
 
 /** Where podcast apps fetch an episode's JSON chapters. */
 export function chaptersPath(episodeId: number): string {
-  return `/podcast/chapters/${episodeId}.json`;
+  return `/podcast/chapters/${episodeId}`;
 }
 
 export type PodcastFeed = { redirectTo: string } | { xml: string };
@@ -542,6 +542,15 @@ export async function episodeChapters(id: number): Promise<{ version: string; ch
   const episode = await db().podcastEpisode.findFirst({ where: { id, ...publishedEpisodes() }, select: { chapters: true } });
   if (!episode || !Array.isArray(episode.chapters) || episode.chapters.length === 0) return null;
   return { version: "1.2.0", chapters: episode.chapters as unknown as Chapter[] };
+}
+
+/** A published episode's transcript bytes and type, or null when it has none. */
+export async function episodeTranscript(id: number): Promise<{ data: Buffer; contentType: string } | null> {
+  const episode = await db().podcastEpisode.findFirst({ where: { id, ...publishedEpisodes() }, select: { transcript: fileSelect } });
+  if (!episode?.transcript) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await getStorage().read(episode.transcript.key)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return { data: Buffer.concat(chunks), contentType: episode.transcript.contentType };
 }
 
 // Directories take 1400-3000 px; the badge is vector art, so it renders sharp at the largest.

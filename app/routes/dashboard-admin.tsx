@@ -7,9 +7,11 @@ import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { CrewImageTiles } from "~/components/admin/CrewImageTiles";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
+import { StationEmailPrompt } from "~/components/admin/StationEmailPrompt";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
+import { needsStationEmail, saveStationEmail, StationEmailError } from "~/models/feed-identity.server";
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, replaceCrewImage } from "~/models/crew.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
 import { requireAdmin } from "~/services/admin-session.server";
@@ -20,13 +22,14 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }, { name
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [jumbotron, cards, crewImages, activity] = await Promise.all([
+  const [jumbotron, cards, crewImages, activity, askStationEmail] = await Promise.all([
     getSiteImage("jumbotron"),
     listCardImages(5),
     listCrewImages(),
     listRecentActivity(15),
+    needsStationEmail(),
   ]);
-  return { jumbotron, cards, crewImages, activity, timeZone: getConfig().stationTimezone };
+  return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone };
 }
 
 const imageRequired = { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
@@ -36,6 +39,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = { adminSessionId: session.id };
   return answerAdminForm(request, {
     ...cardImageHandlers(actor),
+    "save-station-email": async ({ fields }) => {
+      try {
+        const email = await saveStationEmail(fields.email ?? "", actor);
+        return { ok: true, message: `The podcast feed now names ${email} as its owner.` };
+      } catch (error) {
+        if (!(error instanceof StationEmailError)) throw error;
+        return { ok: false, message: "Nothing was saved.", errors: { email: error.message } };
+      }
+    },
     "replace-jumbotron": async ({ files }) => {
       if (!files.image) return imageRequired;
       await replaceSiteImage("jumbotron", files.image, actor);
@@ -65,10 +77,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DashboardAdmin() {
-  const { jumbotron, cards, crewImages, activity, timeZone } = useLoaderData<typeof loader>();
+  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone } = useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
   return (
     <AdminPage title="Dashboard" intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second.">
+      {askStationEmail && <StationEmailPrompt />}
       <div className="admin-columns">
         <AdminSection id="jumbotron-title" title="Jumbotron">
           <ReplaceImageForm

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { episodeChapters, parseEpisodeId } from "~/models/episodes.server";
 
-// GET /podcast/chapters/<id>.json — an episode's chapters (podcast:chapters), for podcast apps and the play page.
+// GET /podcast/chapters/<id> — an episode's chapters (podcast:chapters), for podcast apps and the play page.
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = parseEpisodeId(params.episodeId);
   const chapters = id ? await episodeChapters(id) : null;
