@@ -92,13 +92,16 @@ export async function feedIdentity(requestUrl: string): Promise<FeedIdentity> {
   let settings = await readSettings([GUID_KEY, ORIGIN_KEY, FORMER_ORIGINS_KEY]);
   if (!settings.has(GUID_KEY) || (canonical && settings.get(ORIGIN_KEY) !== canonical)) settings = await recordIdentity(canonical);
   const requestOrigin = new URL(requestUrl).origin;
+  // Hosts, not origins: behind a TLS-terminating proxy the request itself arrives as http.
+  const requestHost = new URL(requestUrl).host;
   const former = formerOrigins(settings);
+  const cameInUnderFormerAddress = canonical !== null && requestHost !== new URL(canonical).host && former.some((origin) => new URL(origin).host === requestHost);
   const baseUrl = canonical ?? requestOrigin;
   return {
     guid: settings.get(GUID_KEY)!,
     baseUrl,
     newFeedUrl: canonical && former.length > 0 ? `${canonical}${FEED_PATH}` : null,
-    redirectTo: canonical && requestOrigin !== canonical && former.includes(requestOrigin) ? `${canonical}${FEED_PATH}` : null,
+    redirectTo: cameInUnderFormerAddress ? `${canonical}${FEED_PATH}` : null,
   };
 }
 

@@ -86,7 +86,7 @@ export async function prepareImage(input: Buffer, options: { artwork?: boolean }
         .resize(size, size, { fit: "cover", position: "centre" })
         .flatten({ background: "#ffffff" })
         .toColorspace("srgb")
-        .jpeg({ quality: 88, mozjpeg: true, chromaSubsampling: "4:2:0" })
+        .jpeg({ quality: 88, chromaSubsampling: "4:2:0" })
         .toBuffer();
       artwork = { size, data };
     }
