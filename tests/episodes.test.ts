@@ -119,7 +119,7 @@ describe("episode management", () => {
     const before = await snapshot();
     const notAudio = await post(form(saveFields(), { audio: Buffer.from("ID4 this is a text file pretending to be audio"), cover }));
     expect(notAudio.status).toBe(400);
-    expect(await notAudio.text()).toContain("That file is not audio we accept: upload an MP3, M4A or WAV file.");
+    expect(await notAudio.text()).toContain("That file is not audio we accept: upload an MP3, M4A, WAV, FLAC or AIFF file.");
     expect(await snapshot()).toEqual(before);
 
     const badCover = await post(form(saveFields(), { audio: mp3, cover: Buffer.from("not an image at all, just text") }));

@@ -102,6 +102,7 @@ export async function startListeningCopyQueue(databaseUrl: string, log: (line: s
   for (const episode of waiting) await enqueueListeningCopy(episode.id);
   return async () => {
     setSingleton(BOSS, undefined);
-    await boss.stop({ graceful: true, timeout: 5_000 });
+    // wait: resolve only once workers and the pool are closed, before the database goes away.
+    await boss.stop({ graceful: true, timeout: 5_000, wait: true });
   };
 }
