@@ -1,5 +1,7 @@
 import PgBoss from "pg-boss";
 import { encodeListeningCopy, EncoderUnavailableError } from "~/services/audio.server";
+import { prepareImage } from "~/services/images.server";
+import { artworkKey } from "~/utils/media";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
@@ -16,6 +18,8 @@ import { discardFileIfUnused, recordFile, uploadAudio } from "./files.server";
  */
 
 const QUEUE = "listening-copy";
+// Covers stored before podcast artwork existed get their square JPEG in the background too.
+const ARTWORK_QUEUE = "podcast-artwork-backfill";
 const BOSS = "listeningCopyQueue";
 // Progress is written to the row at most this often (the admin list shows it).
 const PROGRESS_STEP = 10;
@@ -77,6 +81,25 @@ export async function encodeEpisodeListeningCopy(episodeId: number): Promise<voi
   announce(episode.id, episode.title);
 }
 
+/**
+ * Makes the square JPEG for episode covers and credited crew portraits that
+ * have none (stored before this existed), from the stored WebP (up to 2400 px).
+ */
+export async function backfillArtwork(): Promise<number> {
+  const files = await db().storedFile.findMany({
+    where: { artworkSize: null, contentType: "image/webp", OR: [{ episodeCovers: { some: {} } }, { crewMembers: { some: {} } }] },
+    select: { id: true, key: true },
+  });
+  const storage = getStorage();
+  for (const file of files) {
+    const image = await prepareImage(await readAll(await storage.read(file.key)), { artwork: true });
+    if (!image.artwork) continue;
+    await storage.put(artworkKey(file.key), image.artwork.data, "image/jpeg");
+    await db().storedFile.update({ where: { id: file.id }, data: { artworkSize: image.artwork.size } });
+  }
+  return files.length;
+}
+
 /** Puts an episode's encoding on the shared queue (one pending job per episode). */
 export async function enqueueListeningCopy(episodeId: number): Promise<void> {
   const boss = queue();
@@ -97,6 +120,12 @@ export async function startListeningCopyQueue(databaseUrl: string, log: (line: s
   await boss.work<EncodeJob>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
     await encodeEpisodeListeningCopy(job.data.episodeId);
   });
+  await boss.createQueue(ARTWORK_QUEUE);
+  await boss.work(ARTWORK_QUEUE, async () => {
+    const made = await backfillArtwork();
+    if (made > 0) log(`Made podcast artwork for ${made} earlier images`);
+  });
+  await boss.send(ARTWORK_QUEUE, {}, { singletonKey: "all", retryLimit: 2, retryDelay: 30 });
   setSingleton(BOSS, boss);
   const waiting = await db().podcastEpisode.findMany({ where: { listeningReady: false, encodeError: null }, select: { id: true } });
   for (const episode of waiting) await enqueueListeningCopy(episode.id);

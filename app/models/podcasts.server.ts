@@ -132,8 +132,10 @@ export interface NewCard {
 export async function addEpisodeCard(input: NewCard, actor: AdminActor) {
   const upload = await uploadImage(input.image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
-    const source = await tx.podcastEpisode.findUnique({ where: { id: input.audioFromEpisodeId }, select: { audioId: true, durationSeconds: true } });
+    const source = await tx.podcastEpisode.findUnique({ where: { id: input.audioFromEpisodeId }, select: { audioId: true, durationSeconds: true, listeningReady: true } });
     if (!source) throw new UploadError("The episode whose audio the card should play no longer exists.");
+    // Its audio is still the lossless original until the listening copy exists.
+    if (!source.listeningReady) throw new UploadError("That episode's listening copy is still being encoded: add the card once the episode is published.");
     const created = await tx.podcastEpisode.create({
       data: {
         title: input.title,
