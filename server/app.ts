@@ -101,14 +101,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   }
 
   // WAV/FLAC/AIFF episodes are encoded by a PostgreSQL-backed job queue every instance works from.
-  let stopListeningCopies: (() => Promise<void>) | null = null;
-  try {
-    stopListeningCopies = await startListeningCopyQueue(databaseUrl, log);
-  } catch (error) {
-    await disconnectDb();
-    await embedded?.stop();
-    throw error;
-  }
+  const stopListeningCopies = startListeningCopyQueue(databaseUrl, log);
 
   let build = await importBuild();
   const app = express();
@@ -202,7 +195,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       clearTimeout(cutOff);
       stopInvalidatingPages();
       await stopRealtimeSharing?.();
-      await stopListeningCopies?.();
+      await stopListeningCopies();
       await disconnectDb();
       setStorage(undefined);
       await embedded?.stop();

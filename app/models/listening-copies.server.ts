@@ -28,8 +28,9 @@ interface EncodeJob {
   episodeId: number;
 }
 
-function queue(): PgBoss | undefined {
-  return peekSingleton<PgBoss>(BOSS);
+/** The running queue of this process, once it has started (null when it could not start). */
+function queue(): Promise<PgBoss | null> | undefined {
+  return peekSingleton<Promise<PgBoss | null>>(BOSS);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -102,7 +103,7 @@ export async function backfillArtwork(): Promise<number> {
 
 /** Puts an episode's encoding on the shared queue (one pending job per episode). */
 export async function enqueueListeningCopy(episodeId: number): Promise<void> {
-  const boss = queue();
+  const boss = await queue();
   // Without a running queue (a script, a test without a server) the next server start picks it up.
   if (!boss) return;
   await boss.send(QUEUE, { episodeId } satisfies EncodeJob, { singletonKey: String(episodeId), retryLimit: 2, retryDelay: 5 });
@@ -112,7 +113,22 @@ export async function enqueueListeningCopy(episodeId: number): Promise<void> {
  * Starts this instance's worker on the shared queue, and queues every episode
  * still waiting for its copy (left by a crash or a restart).
  */
-export async function startListeningCopyQueue(databaseUrl: string, log: (line: string) => void): Promise<() => Promise<void>> {
+export function startListeningCopyQueue(databaseUrl: string, log: (line: string) => void): () => Promise<void> {
+  // Started in the background so the server answers meanwhile; enqueueing waits for it.
+  const starting = startQueue(databaseUrl, log).catch((error: Error) => {
+    log(`Listening copy queue did not start: ${error.message}`);
+    return null;
+  });
+  setSingleton(BOSS, starting);
+  return async () => {
+    const boss = await starting;
+    setSingleton(BOSS, undefined);
+    // wait: resolve only once workers and the pool are closed, before the database goes away.
+    await boss?.stop({ graceful: true, timeout: 5_000, wait: true });
+  };
+}
+
+async function startQueue(databaseUrl: string, log: (line: string) => void): Promise<PgBoss> {
   const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 3 });
   boss.on("error", (error: Error) => log(`Listening copy queue: ${error.message}`));
   await boss.start();
@@ -126,12 +142,9 @@ export async function startListeningCopyQueue(databaseUrl: string, log: (line: s
     if (made > 0) log(`Made podcast artwork for ${made} earlier images`);
   });
   await boss.send(ARTWORK_QUEUE, {}, { singletonKey: "all", retryLimit: 2, retryDelay: 30 });
-  setSingleton(BOSS, boss);
   const waiting = await db().podcastEpisode.findMany({ where: { listeningReady: false, encodeError: null }, select: { id: true } });
-  for (const episode of waiting) await enqueueListeningCopy(episode.id);
-  return async () => {
-    setSingleton(BOSS, undefined);
-    // wait: resolve only once workers and the pool are closed, before the database goes away.
-    await boss.stop({ graceful: true, timeout: 5_000, wait: true });
-  };
+  for (const episode of waiting) {
+    await boss.send(QUEUE, { episodeId: episode.id } satisfies EncodeJob, { singletonKey: String(episode.id), retryLimit: 2, retryDelay: 5 });
+  }
+  return boss;
 }
