@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim
 
 WORKDIR /app
+# ffmpeg encodes WAV/FLAC/AIFF episode uploads to MP3 listening copies at -16 LUFS.
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data

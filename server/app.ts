@@ -21,6 +21,7 @@ import { startNowPlayingFollower } from "~/models/now-playing.server";
 import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
 import { isSeeded, SEED_DIR, seedStation } from "~/models/seed.server";
+import { startListeningCopyQueue } from "~/models/listening-copies.server";
 import { setSingleton } from "~/services/singleton.server";
 import { startStationDatabase } from "~/services/station-database.server";
 import { withDatabaseOutagePages } from "./database-outage";
@@ -122,6 +123,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     await embedded?.stop();
     throw error;
   }
+
+  // WAV/FLAC/AIFF episodes are encoded by a PostgreSQL-backed job queue every instance works from.
+  const stopListeningCopies = startListeningCopyQueue(databaseUrl, log);
 
   let build = await importBuild();
   const app = express();
@@ -236,6 +240,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       clearTimeout(cutOff);
       stopInvalidatingPages();
       await stopRealtimeSharing?.();
+      await stopListeningCopies();
       await disconnectDb();
       setStorage(undefined);
       await embedded?.stop();

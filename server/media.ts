@@ -19,6 +19,11 @@ const CONTENT_TYPES = new Map([
   ["mp3", "audio/mpeg"],
   ["m4a", "audio/mp4"],
   ["wav", "audio/wav"],
+  ["flac", "audio/flac"],
+  ["aiff", "audio/aiff"],
+  // Episode transcripts (podcast:transcript), as podcast apps expect them.
+  ["vtt", "text/vtt"],
+  ["srt", "application/x-subrip"],
 ]);
 
 type ByteRange = { start: number; end: number };

@@ -119,7 +119,7 @@ describe("episode management", () => {
     const before = await snapshot();
     const notAudio = await post(form(saveFields(), { audio: Buffer.from("ID4 this is a text file pretending to be audio"), cover }));
     expect(notAudio.status).toBe(400);
-    expect(await notAudio.text()).toContain("That file is not audio we accept: upload an MP3, M4A or WAV file.");
+    expect(await notAudio.text()).toContain("That file is not audio we accept: upload an MP3, M4A, WAV, FLAC or AIFF file.");
     expect(await snapshot()).toEqual(before);
 
     const badCover = await post(form(saveFields(), { audio: mp3, cover: Buffer.from("not an image at all, just text") }));
@@ -187,9 +187,16 @@ describe("episode management", () => {
     const wav = silentWav(3);
     const newAudio = await post(form(saveFields({ id: created.id }), { audio: wav, audioName: "episode.wav" }));
     expect(newAudio.status).toBe(200);
+    // A WAV is kept as the original; the queue encodes the MP3 listeners get (wait for it, so nothing runs on behind the test).
+    let withOriginal = await db().podcastEpisode.findUniqueOrThrow({ where: { id: created.id }, include: { audio: true, originalAudio: true } });
+    for (let i = 0; i < 120 && !withOriginal.listeningReady; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      withOriginal = await db().podcastEpisode.findUniqueOrThrow({ where: { id: created.id }, include: { audio: true, originalAudio: true } });
+    }
+    expect(withOriginal.originalAudio).toMatchObject({ contentType: "audio/wav", size: wav.length });
+    expect(withOriginal.audio.contentType).toBe("audio/mpeg");
     episode = await db().podcastEpisode.findUniqueOrThrow({ where: { id: created.id }, include: { audio: true, cover: true } });
     expect(episode.guid).toBe(guid); // podcast apps must not see a new episode
-    expect(episode.audio).toMatchObject({ contentType: "audio/wav", size: wav.length });
     expect(episode.durationSeconds).toBe(3);
     expect(episode.cover.key).toBe(created.coverKey);
     expect(await getStorage().stat(created.audioKey)).toBeNull();
@@ -227,8 +234,8 @@ describe("episode management", () => {
     expect(await again.text()).toContain("That episode was already deleted.");
 
     // Every stored object belongs to a file row, and every file row to an episode.
-    const files = await db().storedFile.findMany({ include: { _count: { select: { episodeAudio: true, episodeCovers: true } } } });
-    for (const file of files) expect(file._count.episodeAudio + file._count.episodeCovers, file.key).toBeGreaterThan(0);
+    const files = await db().storedFile.findMany({ include: { _count: { select: { episodeAudio: true, episodeCovers: true, episodeOriginals: true } } } });
+    for (const file of files) expect(file._count.episodeAudio + file._count.episodeCovers + file._count.episodeOriginals, file.key).toBeGreaterThan(0);
     const expectedKeys = files.flatMap(objectKeys).sort();
     expect(await storedKeys()).toEqual(expectedKeys);
   });

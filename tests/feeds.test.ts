@@ -125,13 +125,15 @@ describe("the podcast feed and the events calendar", () => {
     expect(feed.itunes.owner.name).toBe("SPIN RADIO");
     expect(feed.itunes.owner.email).toBe("studio@spinradio.example");
     expect(feed.itunes.categories).toContain("Society & Culture");
-    expect(xml).toContain(`<podcast:guid>${podcastGuid(`${server.url}/podcast.xml`)}</podcast:guid>`);
+    // No canonical origin is known (no PUBLIC_URL, none confirmed): the guid is the stored random one, never the request's host.
+    const stored = await db().setting.findUnique({ where: { key: "podcast.guid" } });
+    expect(xml).toContain(`<podcast:guid>${stored!.value}</podcast:guid>`);
     expect(xml).toContain(`<atom:link href="${server.url}/podcast.xml" rel="self" type="application/rss+xml"/>`);
 
     const artwork = await fetch(feed.itunes.image);
     expect(artwork.headers.get("content-type")).toBe("image/jpeg");
     const meta = await sharp(Buffer.from(await artwork.arrayBuffer())).metadata();
-    expect(meta).toMatchObject({ format: "jpeg", width: 1400, height: 1400, hasAlpha: false });
+    expect(meta).toMatchObject({ format: "jpeg", width: 3000, height: 3000, hasAlpha: false });
   });
 
   it("lists every published episode, newest first, with guid, RFC 2822 date, duration and cover", async () => {
@@ -228,7 +230,9 @@ describe("the podcast feed and the events calendar", () => {
     const event = lines.slice(lines.indexOf("BEGIN:VEVENT"), lines.indexOf("END:VEVENT") + 1);
     expect(event).toContain("DTSTART;TZID=Asia/Jakarta:20261231T193000");
     expect(event).toContain(`SUMMARY:${name.replace(/;/g, "\\;").replace(/,/g, "\\,")}`);
-    expect(event.find((line) => line.startsWith("UID:"))).toMatch(/^UID:event-\S+@localhost:\d+$/);
+    // The UID is stored with the event, so no host name or proxy changes it.
+    const stored = await db().event.findUniqueOrThrow({ where: { name }, select: { uid: true } });
+    expect(event.find((line) => line.startsWith("UID:"))).toBe(`UID:${stored.uid}`);
     expect(event.find((line) => line.startsWith("DTSTAMP:"))).toMatch(/^DTSTAMP:\d{8}T\d{6}Z$/);
     const image = event.find((line) => line.startsWith("IMAGE;"))!.split(":").slice(1).join(":");
     expect((await fetch(image)).headers.get("content-type")).toBe("image/webp");

@@ -30,7 +30,7 @@ import {
 // Every refusal is a 400 with a message and leaves no row and no file.
 
 const SEED = path.resolve("prisma/seed-assets");
-const NOT_AUDIO = "That file is not audio we accept: upload an MP3, M4A or WAV file.";
+const NOT_AUDIO = "That file is not audio we accept: upload an MP3, M4A, WAV, FLAC or AIFF file.";
 const DAMAGED_AUDIO = "The audio file could not be read (it may be damaged or truncated)";
 const NOT_ALLOWED = /characters that are not allowed/;
 

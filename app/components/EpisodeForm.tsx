@@ -6,7 +6,8 @@ import { ImagePicker } from "~/components/admin/ImagePicker";
 import type { MediaFile } from "~/utils/media";
 
 const MAX_AUDIO_BYTES = 200 * 1024 * 1024;
-const AUDIO_TYPES = "audio/mpeg,audio/mp4,audio/x-m4a,audio/wav,audio/x-wav,.mp3,.m4a,.wav";
+const AUDIO_TYPES = "audio/mpeg,audio/mp4,audio/x-m4a,audio/wav,audio/x-wav,audio/flac,audio/aiff,audio/x-aiff,.mp3,.m4a,.wav,.flac,.aif,.aiff";
+const TRANSCRIPT_TYPES = "text/vtt,application/x-subrip,.vtt,.srt";
 
 function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -59,7 +60,8 @@ function AudioPicker({ current, required }: { current: { label: string; url: str
         <p className="caption episode-audio__chosen">{`${chosen.name} · ${formatSize(chosen.size)}`}</p>
       )}
       <p id={`${id}-hint`} className="caption">
-        {current ? `Now: ${current.label}. ` : ""}MP3, M4A or WAV, up to 200 MB. The length is read from the file.
+        {current ? `Now: ${current.label}. ` : ""}MP3, M4A, WAV, FLAC or AIFF, up to 200 MB. The length is read from the file. WAV, FLAC and AIFF
+        are kept as the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.
       </p>
       {error && (
         <p id={`${id}-error`} className="form-error">
@@ -78,6 +80,97 @@ export interface EditableEpisode {
   publishedAtLocal: string;
   cover: MediaFile;
   audio: { url: string; label: string };
+  /** What the admin should know about the cover's podcast artwork (upscaled, cropped), or null. */
+  artworkNote?: string | null;
+  transcript?: { url: string; label: string } | null;
+  /** The chapters as JSON text, or "" for none. */
+  chaptersJson?: string;
+  seasonNumber?: number | null;
+  episodeNumber?: number | null;
+  /** Ids of the credited crew members. */
+  credits?: string[];
+}
+
+export interface CreditableCrewMember {
+  id: string;
+  name: string;
+  jobTitle: string;
+}
+
+const CHAPTERS_EXAMPLE = '[{"startTime": 0, "title": "Intro"}, {"startTime": 95, "title": "Interview", "url": "https://example.org"}]';
+
+/** Transcript file, chapters, credited crew and numbering: what podcast apps show beside the audio. */
+function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; crew: CreditableCrewMember[] }) {
+  const id = useId();
+  const transcriptError = useFieldError("transcript");
+  const creditsError = useFieldError("credits");
+  const credited = new Set(editing?.credits ?? []);
+  return (
+    <>
+      <div className="admin-field episode-transcript">
+        <label htmlFor={`${id}-transcript`} className="admin-label">
+          {editing?.transcript ? "Transcript (leave empty to keep the current file)" : "Transcript (optional)"}
+        </label>
+        <input
+          id={`${id}-transcript`}
+          type="file"
+          name="transcript"
+          accept={TRANSCRIPT_TYPES}
+          className="image-picker__input"
+          aria-invalid={transcriptError ? true : undefined}
+          aria-describedby={[`${id}-transcript-hint`, transcriptError ? `${id}-transcript-error` : null].filter(Boolean).join(" ")}
+        />
+        <p id={`${id}-transcript-hint`} className="caption">
+          {editing?.transcript ? (
+            <>
+              Now: <a href={editing.transcript.url}>{editing.transcript.label}</a>.{" "}
+            </>
+          ) : null}
+          WebVTT (.vtt) or SRT (.srt), UTF-8, up to 2 MB. Shown on the play page and in podcast apps.
+        </p>
+        {editing?.transcript && (
+          <label className="caption">
+            <input type="checkbox" name="removeTranscript" /> Remove the transcript
+          </label>
+        )}
+        {transcriptError && (
+          <p id={`${id}-transcript-error`} className="form-error">
+            {transcriptError}
+          </p>
+        )}
+      </div>
+      <Field
+        name="chapters"
+        label="Chapters (optional)"
+        multiline
+        rows={4}
+        defaultValue={editing?.chaptersJson ?? ""}
+        placeholder={CHAPTERS_EXAMPLE}
+        hint="JSON list of chapters: startTime in seconds and a title; img and url (https) are optional. Leave empty for none."
+        spellCheck={false}
+      />
+      <div className="admin-form__row">
+        <Field name="seasonNumber" label="Season (optional)" inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.seasonNumber ?? ""} />
+        <Field name="episodeNumber" label="Episode number (optional)" inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.episodeNumber ?? ""} />
+      </div>
+      {crew.length > 0 && (
+        <fieldset className="admin-field episode-credits" aria-describedby={creditsError ? `${id}-credits-error` : undefined}>
+          <legend className="admin-label">Credited crew (hosts, shown in podcast apps)</legend>
+          {crew.map((member) => (
+            <label key={member.id} className="caption episode-credits__member">
+              <input type="checkbox" name="credits" value={member.id} defaultChecked={credited.has(member.id)} /> {member.name}
+              {member.jobTitle ? ` · ${member.jobTitle}` : ""}
+            </label>
+          ))}
+          {creditsError && (
+            <p id={`${id}-credits-error`} className="form-error">
+              {creditsError}
+            </p>
+          )}
+        </fieldset>
+      )}
+    </>
+  );
 }
 
 /**
@@ -89,12 +182,14 @@ export function EpisodeForm({
   defaultPublishedAt,
   timeZone,
   returnTo = "/episodes-admin",
+  crew = [],
 }: {
   editing: EditableEpisode | null;
   defaultPublishedAt: string;
   timeZone: string;
   /** The screen to show after a successful save (with JavaScript). */
   returnTo?: string;
+  crew?: CreditableCrewMember[];
 }) {
   return (
     <AdminForm
@@ -125,9 +220,11 @@ export function EpisodeForm({
             label={editing ? "Cover (leave empty to keep the current one)" : "Cover"}
             current={editing?.cover}
             currentAlt={editing ? `Current cover of ${editing.title}` : ""}
-            hint="Square works best: it is shown as the card, on the play page and in podcast apps."
+            hint="Square works best: it is shown as the card, on the play page and in podcast apps. Podcast apps get a square JPEG of 1400 to 3000 px made from it: upload 1400 px or more, or it is upscaled."
           />
+          {editing?.artworkNote && <p className="caption episode-artwork-note">{editing.artworkNote}</p>}
         </div>
+        <PodcastExtras editing={editing} crew={crew} />
       </div>
       <FormStatus />
       <div className="admin-form__actions">

@@ -184,7 +184,7 @@ function publishCrewMember(action: "created" | "updated" | "deleted", id: string
 }
 
 export async function createCrewMember(input: CrewMemberInput, image: Buffer, actor: AdminActor) {
-  const upload = await uploadImage(image, "members");
+  const upload = await uploadImage(image, "members", { artwork: true });
   const member = await commitFileChange(upload, async (tx, file) => {
     const created = await tx.crewMember.create({ data: { ...input, imageId: file!.id }, select: { id: true, name: true } });
     await logActivity(tx, actor, "crew-member.created", `Added crew member ${created.name}`);
@@ -196,7 +196,7 @@ export async function createCrewMember(input: CrewMemberInput, image: Buffer, ac
 
 /** Updates a member; a new photo replaces the old one, no photo keeps it. */
 export async function updateCrewMember(id: string, input: CrewMemberInput, image: Buffer | null, actor: AdminActor) {
-  const upload = image ? await uploadImage(image, "members") : null;
+  const upload = image ? await uploadImage(image, "members", { artwork: true }) : null;
   const member = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.crewMember.findUnique({ where: { id }, select: { image: imageSelect } });
     if (!previous) throw new UploadError("That crew member no longer exists.");

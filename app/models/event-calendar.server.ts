@@ -11,7 +11,6 @@ const EVENT_LENGTH_MINUTES = 120;
 export async function buildEventsCalendar(baseUrl: string): Promise<string> {
   const station = getStationIdentity();
   const events = await listEvents();
-  const host = new URL(baseUrl).host;
   return buildCalendar({
     name: `${station.name} Events`,
     description: station.tagline,
@@ -20,7 +19,8 @@ export async function buildEventsCalendar(baseUrl: string): Promise<string> {
     events: events.map((event) => {
       const [hour, minute] = event.time.split(":").map(Number);
       return {
-        uid: `event-${event.id}@${host}`,
+        // Stored with the event: the same under every host name, proxy or public address, and after export/import.
+        uid: event.uid,
         summary: event.name,
         start: {
           year: event.date.getUTCFullYear(),

@@ -7,6 +7,7 @@ import { commitFileChange, uploadImage } from "./files.server";
 
 const eventSelect = {
   id: true,
+  uid: true,
   name: true,
   date: true,
   time: true,

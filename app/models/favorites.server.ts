@@ -5,7 +5,7 @@ import { cardSelect } from "./podcasts.server";
 /** The listener's favourite episodes that are published, most recently marked first, as podcast cards. */
 export async function listFavoriteEpisodes(userId: string) {
   const favorites = await db().favorite.findMany({
-    where: { userId, episode: { publishedAt: { lte: new Date() } } },
+    where: { userId, episode: { publishedAt: { lte: new Date() }, listeningReady: true } },
     orderBy: { createdAt: "desc" },
     select: { episode: { select: cardSelect } },
   });
@@ -18,7 +18,7 @@ export async function listFavoriteEpisodes(userId: string) {
  * Returns false when the episode does not exist (or is not published yet).
  */
 export async function setFavorite(userId: string, episodeId: number, favorite: boolean): Promise<boolean> {
-  const episode = await db().podcastEpisode.findFirst({ where: { id: episodeId, publishedAt: { lte: new Date() } }, select: { id: true } });
+  const episode = await db().podcastEpisode.findFirst({ where: { id: episodeId, publishedAt: { lte: new Date() }, listeningReady: true }, select: { id: true } });
   if (!episode) return false;
   if (!favorite) {
     await db().favorite.deleteMany({ where: { userId, episodeId } });

@@ -5,8 +5,10 @@ import { db } from "~/services/db.server";
 import { prepareImage } from "~/services/images.server";
 import { recordUpload } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
-import { StorageUnavailableError } from "~/services/uploads.server";
-import { variantKey } from "~/utils/media";
+import { TranscriptError, parseTranscript, TRANSCRIPT_TYPES } from "~/utils/transcript";
+import { isPlainText } from "~/utils/plain-text";
+import { StorageUnavailableError, UploadError } from "~/services/uploads.server";
+import { artworkKey, variantKey } from "~/utils/media";
 
 /**
  * A file already written to storage but not yet recorded in the database.
@@ -21,6 +23,7 @@ export interface UploadedFile {
   width: number | null;
   height: number | null;
   variantWidths: number[];
+  artworkSize?: number | null;
   durationSeconds?: number;
 }
 
@@ -36,13 +39,13 @@ function contentKey(folder: string, checksum: string, extension: string): string
 }
 
 /** Every storage object a file has: itself and its resized copies. */
-export function objectKeys(file: Pick<StoredFile, "key" | "variantWidths">): string[] {
-  return [file.key, ...file.variantWidths.map((width) => variantKey(file.key, width))];
+export function objectKeys(file: Pick<StoredFile, "key" | "variantWidths"> & { artworkSize?: number | null }): string[] {
+  return [file.key, ...file.variantWidths.map((width) => variantKey(file.key, width)), ...(file.artworkSize ? [artworkKey(file.key)] : [])];
 }
 
 /** Checks and re-encodes an image, then writes it and its variants to storage. */
-export async function uploadImage(input: Buffer, folder: string): Promise<UploadedFile> {
-  const image = await prepareImage(input);
+export async function uploadImage(input: Buffer, folder: string, options: { artwork?: boolean } = {}): Promise<UploadedFile> {
+  const image = await prepareImage(input, options);
   const checksum = sha256(image.data);
   const key = contentKey(folder, checksum, "webp");
   const storage = getStorage();
@@ -54,9 +57,11 @@ export async function uploadImage(input: Buffer, folder: string): Promise<Upload
     width: image.width,
     height: image.height,
     variantWidths: image.variants.map((variant) => variant.width),
+    artworkSize: image.artwork?.size ?? null,
   };
   const writes = await Promise.allSettled([
     storage.put(key, image.data, "image/webp"),
+    ...(image.artwork ? [storage.put(artworkKey(key), image.artwork.data, "image/jpeg")] : []),
     ...image.variants.map((variant) => storage.put(variantKey(key, variant.width), variant.data, "image/webp")),
   ]);
   recordUpload("image");
@@ -92,6 +97,31 @@ export async function uploadAudio(input: Buffer, folder: string): Promise<Upload
   };
 }
 
+export const MAX_TRANSCRIPT_BYTES = 2 * 1024 * 1024;
+
+/** Checks a WebVTT or SRT transcript (UTF-8 text with valid cues) and writes it to storage. */
+export async function uploadTranscript(input: Buffer, folder: string): Promise<UploadedFile> {
+  if (input.length === 0) throw new UploadError("The transcript file is empty.");
+  if (input.length > MAX_TRANSCRIPT_BYTES) throw new UploadError("The transcript is too large; the limit is 2 MB.");
+  const text = input.toString("utf8");
+  if (!isPlainText(text)) throw new UploadError("The transcript is not UTF-8 text: save it as a UTF-8 WebVTT (.vtt) or SRT (.srt) file.");
+  let format: "vtt" | "srt";
+  try {
+    format = parseTranscript(text).format;
+  } catch (error) {
+    if (error instanceof TranscriptError) throw new UploadError(`The transcript could not be read: ${error.message}`);
+    throw error;
+  }
+  const checksum = sha256(input);
+  const key = contentKey(folder, checksum, format);
+  await getStorage()
+    .put(key, input, TRANSCRIPT_TYPES[format])
+    .catch((error: unknown) => {
+      throw new StorageUnavailableError(error);
+    });
+  return { key, contentType: TRANSCRIPT_TYPES[format], size: input.length, checksum, width: null, height: null, variantWidths: [] };
+}
+
 /** The StoredFile row for an upload, inside the caller's transaction (reused when the bytes are known). */
 export function recordFile(tx: Tx, file: UploadedFile): Promise<StoredFile> {
   const { durationSeconds: _duration, ...data } = file;
@@ -110,6 +140,8 @@ async function isReferenced(tx: Tx, fileId: string): Promise<boolean> {
           siteImages: true,
           episodeCovers: true,
           episodeAudio: true,
+          episodeOriginals: true,
+          episodeTranscripts: true,
         },
       },
     },
@@ -124,15 +156,16 @@ async function isReferenced(tx: Tx, fileId: string): Promise<boolean> {
  * removed the row stays, so the file is still accounted for and
  * `discardUnusedFiles` retries it later.
  */
-export async function discardFileIfUnused(file: Pick<StoredFile, "key" | "variantWidths">): Promise<void> {
+export async function discardFileIfUnused(file: Pick<StoredFile, "key" | "variantWidths"> & { artworkSize?: number | null }): Promise<void> {
   try {
     await db().$transaction(
       async (tx) => {
-        const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "StoredFile" WHERE "key" = ${file.key} FOR UPDATE`;
+        const rows = await tx.$queryRaw<{ id: string; artworkSize: number | null }[]>`SELECT "id", "artworkSize" FROM "StoredFile" WHERE "key" = ${file.key} FOR UPDATE`;
         const row = rows[0];
         if (row && (await isReferenced(tx, row.id))) return;
         const storage = getStorage();
-        await Promise.all(objectKeys(file).map((key) => storage.remove(key)));
+        // Callers may not have selected artworkSize: the row knows whether there is an artwork copy.
+        await Promise.all(objectKeys({ ...file, artworkSize: file.artworkSize ?? row?.artworkSize }).map((key) => storage.remove(key)));
         if (row) await tx.storedFile.delete({ where: { id: row.id } });
       },
       { timeout: 30_000 },
@@ -150,13 +183,15 @@ export const UNREFERENCED_FILE = {
   siteImages: { none: {} },
   episodeCovers: { none: {} },
   episodeAudio: { none: {} },
+  episodeOriginals: { none: {} },
+  episodeTranscripts: { none: {} },
 } satisfies Prisma.StoredFileWhereInput;
 
 /** Discards every recorded file that no row points at (leftovers of a removal that failed earlier). */
 export async function discardUnusedFiles(): Promise<number> {
   const unused = await db().storedFile.findMany({
     where: UNREFERENCED_FILE,
-    select: { key: true, variantWidths: true },
+    select: { key: true, variantWidths: true, artworkSize: true },
   });
   for (const file of unused) await discardFileIfUnused(file);
   return unused.length;

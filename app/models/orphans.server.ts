@@ -13,7 +13,7 @@ export interface SweepResult {
 const VARIANT_SUFFIX = /-w\d+\.webp$/;
 
 async function recordedObjectKeys(): Promise<Set<string>> {
-  const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true } });
+  const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true, artworkSize: true } });
   return new Set(files.flatMap(objectKeys));
 }
 

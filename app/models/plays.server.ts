@@ -87,7 +87,7 @@ export async function listTrendingEpisodes(days = 7, limit = 10) {
   const now = new Date();
   const counts = await db().episodePlay.groupBy({
     by: ["episodeId"],
-    where: { playedAt: { gte: new Date(now.getTime() - days * DAY_MS) }, episode: { publishedAt: { lte: now } } },
+    where: { playedAt: { gte: new Date(now.getTime() - days * DAY_MS) }, episode: { publishedAt: { lte: now }, listeningReady: true } },
     _count: { _all: true },
     orderBy: [{ _count: { episodeId: "desc" } }, { episodeId: "desc" }],
     take: limit,

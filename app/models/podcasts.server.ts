@@ -21,7 +21,7 @@ export const cardSelect = {
 /** The newest published episodes: the podcast cards of /listen (5) and /cardlistmore (10). */
 export function listLatestEpisodes(limit: number) {
   return db().podcastEpisode.findMany({
-    where: { publishedAt: { lte: new Date() } },
+    where: { publishedAt: { lte: new Date() }, listeningReady: true },
     orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
     take: limit,
     select: cardSelect,
@@ -32,7 +32,7 @@ export type EpisodeCard = Awaited<ReturnType<typeof listLatestEpisodes>>[number]
 
 export function getPublishedEpisode(id: number) {
   return db().podcastEpisode.findFirst({
-    where: { id, publishedAt: { lte: new Date() } },
+    where: { id, publishedAt: { lte: new Date() }, listeningReady: true },
     select: cardSelect,
   });
 }
@@ -44,7 +44,7 @@ const coverSelect = { select: { key: true, width: true, height: true, variantWid
 /** The cards as the admin pages manage them, with the audio each card plays. */
 export function listEpisodeCards(limit: number) {
   return db().podcastEpisode.findMany({
-    where: { publishedAt: { lte: new Date() } },
+    where: { publishedAt: { lte: new Date() }, listeningReady: true },
     orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
     take: limit,
     select: { id: true, title: true, publishedAt: true, cover: coverSelect, audio: { select: { id: true, key: true } } },
@@ -99,7 +99,7 @@ function cardName(episode: { id: number; title: string }): string {
 }
 
 async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: (title: string) => string) {
-  const upload = await uploadImage(image, "covers");
+  const upload = await uploadImage(image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });
     if (!previous) throw new UploadError("That podcast card no longer exists.");
@@ -130,10 +130,12 @@ export interface NewCard {
 
 /** Adds a card: a new episode published now, with its own image, playing an existing episode's audio. */
 export async function addEpisodeCard(input: NewCard, actor: AdminActor) {
-  const upload = await uploadImage(input.image, "covers");
+  const upload = await uploadImage(input.image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
-    const source = await tx.podcastEpisode.findUnique({ where: { id: input.audioFromEpisodeId }, select: { audioId: true, durationSeconds: true } });
+    const source = await tx.podcastEpisode.findUnique({ where: { id: input.audioFromEpisodeId }, select: { audioId: true, durationSeconds: true, listeningReady: true } });
     if (!source) throw new UploadError("The episode whose audio the card should play no longer exists.");
+    // Its audio is still the lossless original until the listening copy exists.
+    if (!source.listeningReady) throw new UploadError("That episode's listening copy is still being encoded: add the card once the episode is published.");
     const created = await tx.podcastEpisode.create({
       data: {
         title: input.title,

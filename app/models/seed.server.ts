@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { encodeListeningCopy, EncoderUnavailableError, needsListeningCopy } from "~/services/audio.server";
 import { db } from "~/services/db.server";
 import { recordFile, uploadAudio, uploadImage, type UploadedFile } from "./files.server";
 
@@ -29,18 +30,46 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
   if (await isSeeded()) return false;
   const manifest = JSON.parse(await fs.readFile(path.join(dir, "manifest.json"), "utf8")) as SeedManifest;
   const uploads = new Map<string, Promise<UploadedFile>>();
+  // Episode covers and member portraits also get the square JPEG podcast directories require.
+  const artwork = (folder: string) => folder === "covers" || folder === "members";
   const upload = (file: string, folder: string, kind: "image" | "audio") => {
     if (!uploads.has(file)) {
       uploads.set(
         file,
-        fs.readFile(path.join(dir, file)).then((bytes) => (kind === "image" ? uploadImage(bytes, folder) : uploadAudio(bytes, folder))),
+        fs.readFile(path.join(dir, file)).then((bytes) => (kind === "image" ? uploadImage(bytes, folder, { artwork: artwork(folder) }) : uploadAudio(bytes, folder))),
       );
     }
     return uploads.get(file)!;
   };
+  // A WAV episode is published with its MP3 listening copy, encoded now (as the queue would for an upload).
+  const listeningCopies = new Map<string, Promise<UploadedFile | null>>();
+  const listeningCopy = (file: string, original: UploadedFile) => {
+    if (!needsListeningCopy(original.contentType)) return Promise.resolve(null);
+    if (!listeningCopies.has(file)) {
+      listeningCopies.set(
+        file,
+        fs
+          .readFile(path.join(dir, file))
+          .then((bytes) => encodeListeningCopy(bytes, original.durationSeconds ?? 0))
+          .then((mp3) => uploadAudio(mp3, "audio"))
+          .catch((error: unknown) => {
+            // Without ffmpeg the demo still starts: the WAV itself is what listeners get.
+            if (error instanceof EncoderUnavailableError) {
+              console.warn(`${error.message} The demo's WAV episodes are published as WAV.`);
+              return null;
+            }
+            throw error;
+          }),
+      );
+    }
+    return listeningCopies.get(file)!;
+  };
   const jumbotron = await upload(manifest.jumbotron, "images", "image");
   const episodes = await Promise.all(
-    manifest.episodes.map(async (e) => ({ ...e, cover: await upload(e.cover, "covers", "image"), audio: await upload(e.audio, "audio", "audio") })),
+    manifest.episodes.map(async (e) => {
+      const audio = await upload(e.audio, "audio", "audio");
+      return { ...e, cover: await upload(e.cover, "covers", "image"), audio, listening: await listeningCopy(e.audio, audio) };
+    }),
   );
   const crewImages = await Promise.all(manifest.crewImages.map(async (c) => ({ ...c, file: await upload(c.file, "crew", "image") })));
   const members = await Promise.all(manifest.crewMembers.map(async (m) => ({ ...m, image: await upload(m.image, "members", "image") })));
@@ -57,8 +86,9 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
             title: episode.title,
             description: episode.description,
             coverId: await file(episode.cover),
-            audioId: await file(episode.audio),
-            durationSeconds: episode.audio.durationSeconds ?? 0,
+            audioId: await file(episode.listening ?? episode.audio),
+            originalAudioId: episode.listening ? await file(episode.audio) : null,
+            durationSeconds: (episode.listening ?? episode.audio).durationSeconds ?? 0,
             publishedAt: new Date(episode.publishedAt),
           },
         });

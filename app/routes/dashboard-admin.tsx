@@ -8,9 +8,11 @@ import { CrewImageTiles } from "~/components/admin/CrewImageTiles";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { Field } from "~/components/admin/Field";
 import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
+import { StationEmailPrompt } from "~/components/admin/StationEmailPrompt";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
+import { needsStationEmail, saveStationEmail, StationEmailError } from "~/models/feed-identity.server";
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
 import { canonicalOrigin, confirmSiteOrigin, SiteOriginError } from "~/models/site-origin.server";
@@ -22,17 +24,18 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }, { name
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [jumbotron, cards, crewImages, activity] = await Promise.all([
+  const [jumbotron, cards, crewImages, activity, askStationEmail] = await Promise.all([
     getSiteImage("jumbotron"),
     listCardImages(5),
     listCrewImages(),
     listRecentActivity(15),
+    needsStationEmail(),
   ]);
   // The site address: PUBLIC_URL, or the one confirmed here (prefilled from this admin's own request).
   const siteAddress = getConfig().publicUrl
     ? { fixed: true, origin: new URL(getConfig().publicUrl!).origin, confirmed: true }
     : { fixed: false, origin: (await canonicalOrigin()) ?? new URL(request.url).origin, confirmed: (await canonicalOrigin()) !== null };
-  return { jumbotron, cards, crewImages, activity, timeZone: getConfig().stationTimezone, siteAddress };
+  return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress };
 }
 
 const imageRequired = { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
@@ -49,6 +52,15 @@ export async function action({ request }: ActionFunctionArgs) {
       } catch (error) {
         if (!(error instanceof SiteOriginError)) throw error;
         return { ok: false, message: error.message, errors: { origin: error.message } };
+      }
+    },
+    "save-station-email": async ({ fields }) => {
+      try {
+        const email = await saveStationEmail(fields.email ?? "", actor);
+        return { ok: true, message: `The podcast feed now names ${email} as its owner.` };
+      } catch (error) {
+        if (!(error instanceof StationEmailError)) throw error;
+        return { ok: false, message: "Nothing was saved.", errors: { email: error.message } };
       }
     },
     "replace-jumbotron": async ({ files }) => {
@@ -85,10 +97,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DashboardAdmin() {
-  const { jumbotron, cards, crewImages, activity, timeZone, siteAddress } = useLoaderData<typeof loader>();
+  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress } = useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
   return (
     <AdminPage title="Dashboard" intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second.">
+      {askStationEmail && <StationEmailPrompt />}
       <div className="admin-columns">
         <AdminSection id="jumbotron-title" title="Jumbotron" collapsible>
           <ReplaceImageForm

@@ -16,7 +16,9 @@ import {
   updateEpisode,
   validateEpisode,
 } from "~/models/episodes.server";
+import { listCrewMembers } from "~/models/crew.server";
 import { requireAdmin } from "~/services/admin-session.server";
+import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
 import { publicBaseUrl } from "~/services/feeds.server";
 import { formatBytes, oneUploadAtATime } from "~/services/uploads.server";
@@ -26,7 +28,7 @@ import { toDateTimeLocal } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Episodes · Admin" }, { name: "robots", content: "noindex" }];
 
-const FORMATS: Record<string, string> = { "audio/mpeg": "MP3", "audio/mp4": "M4A", "audio/wav": "WAV" };
+const FORMATS: Record<string, string> = { "audio/mpeg": "MP3", "audio/mp4": "M4A", "audio/wav": "WAV", "audio/flac": "FLAC", "audio/aiff": "AIFF" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -43,13 +45,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
     details: `${formatDuration(episode.durationSeconds)} · ${FORMATS[episode.audio.contentType] ?? "audio"} · ${formatBytes(episode.audio.size)}`,
     cover: episode.cover,
     audio: { url: mediaUrl(episode.audio), label: `${FORMATS[episode.audio.contentType] ?? "audio"}, ${formatDuration(episode.durationSeconds)}` },
+    // The listening copy: encoding progress or why it failed, while the episode waits unpublished.
+    listening: episode.listeningReady ? null : episode.encodeError ? { error: episode.encodeError } : { progress: episode.encodeProgress },
+    original: episode.originalAudio
+      ? { url: mediaUrl(episode.originalAudio), label: `Original ${FORMATS[episode.originalAudio.contentType] ?? "audio"} · ${formatBytes(episode.originalAudio.size)}` }
+      : null,
+    artworkNote: artworkNote(episode.cover),
+    transcript: episode.transcript ? { url: mediaUrl(episode.transcript), label: episode.transcript.contentType === "text/vtt" ? "WebVTT transcript" : "SRT transcript" } : null,
+    chaptersJson: episode.chapters ? JSON.stringify(episode.chapters, null, 1) : "",
+    seasonNumber: episode.seasonNumber,
+    episodeNumber: episode.episodeNumber,
+    credits: episode.credits.map((credit) => credit.crewMember.id),
   }));
+  const crew = (await listCrewMembers()).map((member) => ({ id: member.id, name: member.name, jobTitle: member.jobTitle }));
   const editId = parseEpisodeId(new URL(request.url).searchParams.get("edit") ?? undefined);
   return {
     episodes,
     editing: episodes.find((episode) => episode.id === editId) ?? null,
     defaultPublishedAt: toDateTimeLocal(now, timeZone),
     timeZone,
+    crew,
     feedUrl: `${(await publicBaseUrl(request))}/podcast.xml`,
   };
 }
@@ -94,7 +109,7 @@ async function saveEpisodePost(request: Request, actor: { adminSessionId: string
 }
 
 export default function EpisodesAdmin() {
-  const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl } = useLoaderData<typeof loader>();
+  const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl, crew } = useLoaderData<typeof loader>();
   const actionData = useActionData<AdminResult | undefined>();
   useLiveData("images:changed");
   // Edit mode is left after a successful save, even before the URL changes (no JavaScript).
@@ -112,7 +127,7 @@ export default function EpisodesAdmin() {
       </p>
       <div className="admin-columns">
         <AdminSection id="episode-form-title" title={editing ? "Edit episode" : "Upload an episode"}>
-          <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} />
+          <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} crew={crew} />
         </AdminSection>
 
         <AdminSection
@@ -136,16 +151,34 @@ export default function EpisodesAdmin() {
                   <div className="admin-list__text">
                     <p className="admin-list__title">{episode.title}</p>
                     <p className="caption">
-                      {episode.scheduled ? (
+                      {episode.listening ? (
+                        "error" in episode.listening ? (
+                          <span className="episode-badge episode-badge--error">Not published: encoding failed</span>
+                        ) : (
+                          <span className="episode-badge" role="status">{`Encoding the listening copy… ${episode.listening.progress}%`}</span>
+                        )
+                      ) : episode.scheduled ? (
                         <span className="episode-badge">Scheduled</span>
                       ) : (
                         <span className="episode-badge episode-badge--live">Published</span>
                       )}{" "}
                       {episode.when} · {episode.details}
                     </p>
+                    {episode.listening && "error" in episode.listening && <p className="caption form-error">{episode.listening.error}</p>}
+                    {episode.listening && !("error" in episode.listening) && (
+                      <progress className="episode-encode-progress" max={100} value={episode.listening.progress} aria-label={`Encoding ${episode.title}`} />
+                    )}
+                    {episode.original && (
+                      <p className="caption">
+                        <a href={episode.original.url} download>
+                          {episode.original.label}
+                        </a>
+                      </p>
+                    )}
+                    {episode.artworkNote && <p className="caption">{episode.artworkNote}</p>}
                   </div>
                   <div className="admin-list__actions">
-                    {!episode.scheduled && (
+                    {!episode.scheduled && !episode.listening && (
                       <Link to={`/play/${episode.id}`} className="button button--ghost" aria-label={`Open the play page of ${episode.title}`}>
                         Open
                       </Link>

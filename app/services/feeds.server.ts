@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { v5 as uuidv5 } from "uuid";
 import { getConfig } from "~/services/config.server";
 import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone";
 
@@ -27,6 +27,18 @@ export interface PodcastChannel {
   ownerEmail: string | null;
   /** Apple Podcasts category and optional subcategory. */
   category: { name: string; subcategory?: string };
+  /** The stored podcast:guid (see app/models/feed-identity.server.ts): never derived from the request. */
+  guid: string;
+  /** Set once the feed moved to a new public address: where apps should now subscribe. */
+  newFeedUrl: string | null;
+}
+
+export interface PodcastPerson {
+  name: string;
+  /** Podcasting 2.0 person taxonomy role, e.g. "host". */
+  role: string;
+  href: string | null;
+  img: string | null;
 }
 
 export interface PodcastItem {
@@ -38,6 +50,11 @@ export interface PodcastItem {
   audio: { url: string; length: number; type: string };
   durationSeconds: number;
   imageUrl: string | null;
+  transcript?: { url: string; type: "text/vtt" | "application/x-subrip"; language: string } | null;
+  chaptersUrl?: string | null;
+  people?: PodcastPerson[];
+  season?: number | null;
+  episode?: number | null;
 }
 
 export function escapeXml(text: string): string {
@@ -67,14 +84,7 @@ export function itunesDuration(totalSeconds: number): string {
 const PODCAST_GUID_NAMESPACE = "ead4c236-bf58-58c6-a2c6-a6b28d128cb6";
 
 export function uuidV5(name: string, namespace: string): string {
-  const hash = createHash("sha1")
-    .update(Buffer.from(namespace.replace(/-/g, ""), "hex"))
-    .update(name, "utf8")
-    .digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidv5(name, namespace);
 }
 
 export function podcastGuid(feedUrl: string): string {
@@ -120,8 +130,10 @@ export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): 
     category,
     element("itunes:explicit", "false", "    "),
     element("itunes:type", "episodic", "    "),
-    element("podcast:guid", podcastGuid(c.feedUrl), "    "),
-    element("podcast:locked", "no", "    "),
+    ...(c.newFeedUrl ? [element("itunes:new-feed-url", c.newFeedUrl, "    ")] : []),
+    element("podcast:guid", c.guid, "    "),
+    // Locked with the owner's address: a directory only lets the owner move the feed elsewhere.
+    c.ownerEmail ? `    <podcast:locked owner="${escapeXml(c.ownerEmail)}">yes</podcast:locked>` : element("podcast:locked", "no", "    "),
     element("podcast:medium", "podcast", "    "),
     ...items.flatMap((item) => [
       "    <item>",
@@ -137,6 +149,16 @@ export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): 
       ...(item.imageUrl ? [`      <itunes:image href="${escapeXml(item.imageUrl)}"/>`] : []),
       element("itunes:explicit", "false", "      "),
       element("itunes:episodeType", "full", "      "),
+      ...(item.season ? [element("itunes:season", String(item.season), "      "), element("podcast:season", String(item.season), "      ")] : []),
+      ...(item.episode ? [element("itunes:episode", String(item.episode), "      "), element("podcast:episode", String(item.episode), "      ")] : []),
+      ...(item.transcript
+        ? [`      <podcast:transcript url="${escapeXml(item.transcript.url)}" type="${item.transcript.type}" language="${escapeXml(item.transcript.language)}"/>`]
+        : []),
+      ...(item.chaptersUrl ? [`      <podcast:chapters url="${escapeXml(item.chaptersUrl)}" type="application/json+chapters"/>`] : []),
+      ...(item.people ?? []).map(
+        (person) =>
+          `      <podcast:person role="${escapeXml(person.role)}"${person.img ? ` img="${escapeXml(person.img)}"` : ""}${person.href ? ` href="${escapeXml(person.href)}"` : ""}>${escapeXml(person.name)}</podcast:person>`,
+      ),
       "    </item>",
     ]),
     "  </channel>",

@@ -21,6 +21,31 @@ export interface PreparedImage {
   width: number;
   height: number;
   variants: { width: number; data: Buffer }[];
+  /** The square JPEG for podcast directories, when asked for. */
+  artwork?: { size: number; data: Buffer };
+}
+
+/** Apple Podcasts: artwork is a square JPEG or PNG of 1400 to 3000 px, RGB. */
+export const ARTWORK_MIN = 1400;
+export const ARTWORK_MAX = 3000;
+
+/**
+ * The side of the square artwork an image of this size gives: as large as the
+ * picture allows up to 3000 px, and never under 1400 px (smaller pictures are
+ * upscaled, and the admin says so: see artworkNote).
+ */
+export function artworkSide(width: number, height: number): number {
+  return Math.min(ARTWORK_MAX, Math.max(ARTWORK_MIN, Math.min(width, height)));
+}
+
+/** What the admin should know about an image's podcast artwork, or null when it is as the directories want it. */
+export function artworkNote(image: { width: number | null; height: number | null; artworkSize: number | null }): string | null {
+  if (!image.width || !image.height) return null;
+  if (!image.artworkSize) return "No podcast artwork copy yet: upload the cover again to make one.";
+  const notes: string[] = [];
+  if (image.width !== image.height) notes.push(`cropped to a square from ${image.width}×${image.height} px`);
+  if (Math.min(image.width, image.height) < ARTWORK_MIN) notes.push(`upscaled to ${image.artworkSize} px, so it looks soft in podcast apps; upload ${ARTWORK_MIN} px or more`);
+  return notes.length ? `Podcast artwork ${notes.join(", ")}.` : null;
 }
 
 /** The image format by its first bytes, never by the file name or the claimed type. */
@@ -38,7 +63,7 @@ export function detectImageFormat(bytes: Buffer): "jpeg" | "png" | "gif" | "webp
  * Checks an uploaded image and re-encodes it as WebP: metadata stripped,
  * orientation applied, dimensions bounded, plus the smaller variants pages use.
  */
-export async function prepareImage(input: Buffer): Promise<PreparedImage> {
+export async function prepareImage(input: Buffer, options: { artwork?: boolean } = {}): Promise<PreparedImage> {
   if (input.length === 0) throw new UploadError("The image file is empty.");
   if (input.length > MAX_IMAGE_BYTES) {
     throw new UploadError(`The image is too large (${formatBytes(input.length)}); the limit is ${formatBytes(MAX_IMAGE_BYTES)}.`);
@@ -71,7 +96,22 @@ export async function prepareImage(input: Buffer): Promise<PreparedImage> {
         data: await source.clone().resize({ width }).webp({ quality: 78 }).toBuffer(),
       })),
     );
-    return { data: main.data, width: main.info.width, height: main.info.height, variants };
+    let artwork: PreparedImage["artwork"];
+    if (options.artwork) {
+      // From the upload itself (not the 2400 px WebP), centre-cropped, RGB without alpha, sRGB.
+      const meta = await source.clone().metadata();
+      const upright = (meta.orientation ?? 1) >= 5 ? { width: meta.height ?? 0, height: meta.width ?? 0 } : { width: meta.width ?? 0, height: meta.height ?? 0 };
+      const size = artworkSide(upright.width, upright.height);
+      const data = await source
+        .clone()
+        .resize(size, size, { fit: "cover", position: "centre" })
+        .flatten({ background: "#ffffff" })
+        .toColorspace("srgb")
+        .jpeg({ quality: 88, chromaSubsampling: "4:2:0" })
+        .toBuffer();
+      artwork = { size, data };
+    }
+    return { data: main.data, width: main.info.width, height: main.info.height, variants, artwork };
   } catch (error) {
     throw new UploadError(`The image could not be read (${(error as Error).message}); please upload another file.`);
   }

@@ -244,7 +244,7 @@ async function describeContents(client: pg.ClientBase, storage: Storage, tables:
   return contents;
 }
 
-const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg", png: "image/png", mp3: "audio/mpeg", m4a: "audio/mp4", wav: "audio/wav" };
+const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg", png: "image/png", mp3: "audio/mpeg", m4a: "audio/mp4", wav: "audio/wav", flac: "audio/flac", aiff: "audio/aiff", vtt: "text/vtt", srt: "application/x-subrip" };
 
 /**
  * Restores an archive into an empty station: checks the whole archive first,

@@ -11,6 +11,11 @@ export function variantKey(key: string, width: number): string {
   return key.replace(/\.webp$/, `-w${width}.webp`);
 }
 
+/** The square JPEG copy podcast directories get sits beside an image: images/abc.webp → images/abc-artwork.jpg. */
+export function artworkKey(key: string): string {
+  return key.replace(/\.webp$/, "-artwork.jpg");
+}
+
 /** The stable URL the app serves a stored file at (see server/media.ts). */
 export function mediaUrl(file: { key: string }, width?: number): string {
   return `/media/${width ? variantKey(file.key, width) : file.key}`;

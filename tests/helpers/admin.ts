@@ -40,7 +40,7 @@ export async function storageKeys(): Promise<string[]> {
 
 /** Every object key the database points at (each StoredFile and its variants). */
 export async function recordedKeys(): Promise<string[]> {
-  const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true } });
+  const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true, artworkSize: true } });
   return files.flatMap(objectKeys).sort();
 }
 
