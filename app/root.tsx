@@ -5,17 +5,7 @@ import "./styles/listener.css";
 import "./styles/player.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PlayerBar } from "~/components/PlayerBar";
 import { SiteFooter } from "~/components/SiteFooter";
@@ -24,7 +14,7 @@ import { getNowPlaying } from "~/models/now-playing.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getCurrentUser } from "~/models/users.server";
 import { isAdmin } from "~/services/admin-session.server";
-import { isGoogleSignInConfigured } from "~/services/auth.server";
+import { isGoogleSignInConfigured } from "~/auth.server";
 import type { StationIdentity } from "~/services/config.server";
 import { readTheme, type Theme } from "~/services/theme.server";
 import { useNonce } from "~/utils/nonce";

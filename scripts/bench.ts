@@ -42,8 +42,7 @@ const ms = (value: number) => `${formatNumber(value, value < 10 ? 1 : 0)} ms`;
 const rps = (value: number) => `${formatNumber(value)} req/s`;
 const mbps = (bytesPerSecond: number) => `${formatNumber(bytesPerSecond / 1024 / 1024, 1)} MB/s`;
 const ratio = (value: number) => `${formatNumber(value, 2)}×`;
-const failures = (result: LoadResult) =>
-  result.answered === 0 ? " (none answered in time)" : result.failed > 0 ? ` (${result.failed} failed)` : "";
+const failures = (result: LoadResult) => (result.answered === 0 ? " (none answered in time)" : result.failed > 0 ? ` (${result.failed} failed)` : "");
 
 async function fetchText(url: string, init?: RequestInit): Promise<string> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
@@ -55,7 +54,10 @@ async function waitForHealth(url: string, child: { exitCode: number | null }, lo
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -120,7 +122,9 @@ async function main(): Promise<void> {
   // Each listener holds a socket here and one in the server (both inherit this shell's limit).
   const fileLimit = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
   if (fileLimit !== "unlimited" && Number(fileLimit) < listeners + 500) {
-    throw new Error(`The open-file limit (ulimit -n) is ${fileLimit}; ${listeners} listeners need about ${listeners + 500}. Run \`ulimit -n ${Math.max(4096, listeners * 2)}\` in this shell first, or pass --listeners ${Math.max(1, Number(fileLimit) - 500)}.`);
+    throw new Error(
+      `The open-file limit (ulimit -n) is ${fileLimit}; ${listeners} listeners need about ${listeners + 500}. Run \`ulimit -n ${Math.max(4096, listeners * 2)}\` in this shell first, or pass --listeners ${Math.max(1, Number(fileLimit) - 500)}.`,
+    );
   }
   const work = await makeTempDir("spin-bench-");
   // Run as root, the embedded PostgreSQL runs as the user postgres, which must pass through here.
@@ -131,7 +135,16 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const dataDir = path.join(work, "data");
   const adminPin = String(randomInt(100_000, 1_000_000));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: adminPin, PUBLIC_PIN: "bench", SEED_CONTENT: "true" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ADMIN_PIN: adminPin,
+    PUBLIC_PIN: "bench",
+    SEED_CONTENT: "true",
+  };
   // The embedded defaults: no external database, storage or stream.
   for (const name of ["DATABASE_URL", "S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET", "STREAM_URL", "PUBLIC_URL"]) delete env[name];
   const serverLog = path.join(work, "server.log");
@@ -173,7 +186,10 @@ async function main(): Promise<void> {
   figure(`machine: ${os.cpus().length} cores, load average (1 / 5 min)`, `${formatNumber(os.loadavg()[0], 2)} / ${formatNumber(os.loadavg()[1], 2)}`);
   figure("first start to healthy (init + migrate + seed)", ms(firstStartMs));
   if (idle) {
-    figure(`idle memory, whole station (PSS, ${idle.processes} processes, ${idleSeconds} s idle)`, megabytes(idle.bytes), { text: "≤ 250 MB", met: idle.bytes <= 250 * 1024 * 1024 });
+    figure(`idle memory, whole station (PSS, ${idle.processes} processes, ${idleSeconds} s idle)`, megabytes(idle.bytes), {
+      text: "≤ 250 MB",
+      met: idle.bytes <= 250 * 1024 * 1024,
+    });
   } else {
     unmeasured("idle memory, whole station (PSS)", "no /proc smaps_rollup", "≤ 250 MB");
   }
@@ -271,7 +287,11 @@ async function main(): Promise<void> {
     const result = await measure(`${url}${page}`, { Cookie: cookie }, undefined, SIGNED_IN_CONNECTIONS);
     const pageRatio = result.requestsPerSecond / base.requestsPerSecond;
     figure(`${who} ${page} requests/s`, rps(result.requestsPerSecond) + failures(result));
-    figure(`${who} ${page} ratio to baseline`, ratio(pageRatio), target ? { text: `≥ ${target.ratio}×`, met: pageRatio >= target.ratio && result.failed === 0 } : undefined);
+    figure(
+      `${who} ${page} ratio to baseline`,
+      ratio(pageRatio),
+      target ? { text: `≥ ${target.ratio}×`, met: pageRatio >= target.ratio && result.failed === 0 } : undefined,
+    );
     cpuLine(`${who} ${page} server CPU per request`, result);
     figure(`${who} ${page} p50 latency`, ms(result.p50Ms));
     figure(`${who} ${page} p99 latency`, ms(result.p99Ms), target?.p99 ? { text: `< ${target.p99} ms`, met: result.p99Ms < target.p99 } : undefined);

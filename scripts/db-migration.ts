@@ -31,23 +31,25 @@ const migrationsDir = path.join(root, "prisma", "migrations");
  * become separators here.
  */
 function slugifyMigrationName(name: string): string {
-  return name
-    .replace(/&/g, " and ")
-    .replace(/\u2665/g, " love ")
-    .replace(/\u{1F984}/gu, " unicorn ")
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "") // "é" -> "e"
-    .normalize()
-    // decamelize: "addShowSchedule" -> "add Show Schedule", "HTMLParser" -> "HTML Parser"
-    .replace(/([A-Z]{2,})(\d+)/g, "$1 $2")
-    .replace(/([a-z\d]+)([A-Z]{2,})/g, "$1 $2")
-    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-rt-z\d]+)/g, "$1 $2")
-    .toLowerCase()
-    .replace(/([a-zA-Z\d]+)'([ts])(\s|$)/g, "$1$2$3") // "station's" -> "stations"
-    .replace(/[^a-z\d]+/g, "_")
-    .replace(/^_|_$/g, "")
-    .substring(0, 200);
+  return (
+    name
+      .replace(/&/g, " and ")
+      .replace(/\u2665/g, " love ")
+      .replace(/\u{1F984}/gu, " unicorn ")
+      .normalize("NFD")
+      .replace(/\p{Diacritic}/gu, "") // "é" -> "e"
+      .normalize()
+      // decamelize: "addShowSchedule" -> "add Show Schedule", "HTMLParser" -> "HTML Parser"
+      .replace(/([A-Z]{2,})(\d+)/g, "$1 $2")
+      .replace(/([a-z\d]+)([A-Z]{2,})/g, "$1 $2")
+      .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+      .replace(/([A-Z]+)([A-Z][a-rt-z\d]+)/g, "$1 $2")
+      .toLowerCase()
+      .replace(/([a-zA-Z\d]+)'([ts])(\s|$)/g, "$1$2$3") // "station's" -> "stations"
+      .replace(/[^a-z\d]+/g, "_")
+      .replace(/^_|_$/g, "")
+      .substring(0, 200)
+  );
 }
 
 /** The engine names migration directories after the current UTC time, to the second. */

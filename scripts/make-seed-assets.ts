@@ -59,11 +59,7 @@ function pad2(n: number): string {
 }
 
 function esc(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** Rounds coordinates so the SVG text stays short and stable. */
@@ -77,13 +73,79 @@ function hsl(h: number, s: number, l: number): string {
 
 // Advance widths of Helvetica-Bold (= Nimbus Sans Bold), per 1000 units.
 const BOLD_WIDTHS: Record<string, number> = {
-  " ": 278, "!": 333, "'": 238, "&": 722, ",": 278, "-": 333, ".": 278, "/": 278, ":": 333,
-  "·": 278, "•": 350, "0": 556, "1": 556, "2": 556, "3": 556, "4": 556, "5": 556, "6": 556,
-  "7": 556, "8": 556, "9": 556, A: 722, B: 722, C: 722, D: 722, E: 667, F: 611, G: 778, H: 722,
-  I: 278, J: 556, K: 722, L: 611, M: 833, N: 722, O: 778, P: 667, Q: 778, R: 722, S: 667, T: 611,
-  U: 722, V: 667, W: 944, X: 667, Y: 667, Z: 611, a: 556, b: 611, c: 556, d: 611, e: 556, f: 333,
-  g: 611, h: 611, i: 278, j: 278, k: 556, l: 278, m: 889, n: 611, o: 611, p: 611, q: 611, r: 389,
-  s: 556, t: 333, u: 611, v: 556, w: 778, x: 556, y: 556, z: 500,
+  " ": 278,
+  "!": 333,
+  "'": 238,
+  "&": 722,
+  ",": 278,
+  "-": 333,
+  ".": 278,
+  "/": 278,
+  ":": 333,
+  "·": 278,
+  "•": 350,
+  "0": 556,
+  "1": 556,
+  "2": 556,
+  "3": 556,
+  "4": 556,
+  "5": 556,
+  "6": 556,
+  "7": 556,
+  "8": 556,
+  "9": 556,
+  A: 722,
+  B: 722,
+  C: 722,
+  D: 722,
+  E: 667,
+  F: 611,
+  G: 778,
+  H: 722,
+  I: 278,
+  J: 556,
+  K: 722,
+  L: 611,
+  M: 833,
+  N: 722,
+  O: 778,
+  P: 667,
+  Q: 778,
+  R: 722,
+  S: 667,
+  T: 611,
+  U: 722,
+  V: 667,
+  W: 944,
+  X: 667,
+  Y: 667,
+  Z: 611,
+  a: 556,
+  b: 611,
+  c: 556,
+  d: 611,
+  e: 556,
+  f: 333,
+  g: 611,
+  h: 611,
+  i: 278,
+  j: 278,
+  k: 556,
+  l: 278,
+  m: 889,
+  n: 611,
+  o: 611,
+  p: 611,
+  q: 611,
+  r: 389,
+  s: 556,
+  t: 333,
+  u: 611,
+  v: 556,
+  w: 778,
+  x: 556,
+  y: 556,
+  z: 500,
 };
 
 function textWidth(text: string, size: number, letterSpacing = 0): number {
@@ -96,11 +158,7 @@ async function writeJpeg(svg: string, file: string, quality: number, maxBytes: n
   const image = sharp(Buffer.from(svg), { density: 72 });
   // Step the quality down if a busy picture would go over its size budget.
   for (let q = quality; q >= 55; q -= 5) {
-    const buffer = await image
-      .clone()
-      .flatten({ background: "#000000" })
-      .jpeg({ quality: q, mozjpeg: true, chromaSubsampling: "4:2:0" })
-      .toBuffer();
+    const buffer = await image.clone().flatten({ background: "#000000" }).jpeg({ quality: q, mozjpeg: true, chromaSubsampling: "4:2:0" }).toBuffer();
     if (buffer.length <= maxBytes || q - 5 < 55) {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, buffer);
@@ -110,10 +168,7 @@ async function writeJpeg(svg: string, file: string, quality: number, maxBytes: n
 }
 
 function svgDoc(width: number, height: number, body: string, viewBox?: string): string {
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-    `viewBox="${viewBox ?? `0 0 ${width} ${height}`}">${body}</svg>`
-  );
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` + `viewBox="${viewBox ?? `0 0 ${width} ${height}`}">${body}</svg>`;
 }
 
 // ---------------------------------------------------------------------------
@@ -214,10 +269,7 @@ function jumbotronSvg(): string {
   const wave = (baseY: number, amp: number, freq: number, phase: number): string => {
     let d = "";
     for (let x = -20; x <= W + 20; x += 20) {
-      const y =
-        baseY +
-        amp * Math.sin(x * freq + phase) * (0.6 + 0.4 * Math.sin(x * freq * 0.37 + phase * 2)) +
-        amp * 0.25 * Math.sin(x * freq * 2.3 + phase);
+      const y = baseY + amp * Math.sin(x * freq + phase) * (0.6 + 0.4 * Math.sin(x * freq * 0.37 + phase * 2)) + amp * 0.25 * Math.sin(x * freq * 2.3 + phase);
       d += `${d === "" ? "M" : " L"} ${x} ${n(y)}`;
     }
     return d;
@@ -261,16 +313,10 @@ function jumbotronSvg(): string {
   parts.push(
     `<text x="${left + 54}" y="280" font-family="${SANS}" font-weight="bold" font-size="22" letter-spacing="4" fill="#ffd3de" xml:space="preserve">${esc(pillText)}</text>`,
   );
-  parts.push(
-    `<text x="${left - 8}" y="520" font-family="${SANS}" font-weight="bold" font-size="236" letter-spacing="-6" fill="#ffffff">SPIN</text>`,
-  );
-  parts.push(
-    `<text x="${left - 8}" y="730" font-family="${SANS}" font-weight="bold" font-size="236" letter-spacing="-6" fill="url(#textGrad)">RADIO</text>`,
-  );
+  parts.push(`<text x="${left - 8}" y="520" font-family="${SANS}" font-weight="bold" font-size="236" letter-spacing="-6" fill="#ffffff">SPIN</text>`);
+  parts.push(`<text x="${left - 8}" y="730" font-family="${SANS}" font-weight="bold" font-size="236" letter-spacing="-6" fill="url(#textGrad)">RADIO</text>`);
   parts.push(`<rect x="${left}" y="778" width="72" height="6" rx="3" fill="${PINK}"/>`);
-  parts.push(
-    `<text x="${left + 96}" y="796" font-family="${SANS}" font-size="42" fill="#e9e4f5">${esc(STATION.tagline)}</text>`,
-  );
+  parts.push(`<text x="${left + 96}" y="796" font-family="${SANS}" font-size="42" fill="#e9e4f5">${esc(STATION.tagline)}</text>`);
   parts.push(
     `<text x="${left}" y="862" font-family="${SANS}" font-weight="bold" font-size="20" letter-spacing="7" fill="#9d96b8">MUSIC  ·  PODCASTS  ·  CAMPUS NEWS  ·  EVENTS</text>`,
   );
@@ -298,8 +344,7 @@ const EPISODES: readonly Episode[] = [
   {
     show: "Indie Hour",
     title: "Indie Hour: Band Kampus yang Lagi Naik Daun",
-    description:
-      "Ngobrol santai bersama tiga band kampus tentang proses rekaman pertama, manggung di acara fakultas, dan mimpi tampil di festival besar.",
+    description: "Ngobrol santai bersama tiga band kampus tentang proses rekaman pertama, manggung di acara fakultas, dan mimpi tampil di festival besar.",
   },
   {
     show: "Campus Talk",
@@ -310,44 +355,37 @@ const EPISODES: readonly Episode[] = [
   {
     show: "Suara Mahasiswa",
     title: "Suara Mahasiswa: Organisasi atau IPK?",
-    description:
-      "Aktif di organisasi atau fokus mengejar IPK? Dua ketua himpunan dan seorang dosen pembimbing berbagi pandangan mereka.",
+    description: "Aktif di organisasi atau fokus mengejar IPK? Dua ketua himpunan dan seorang dosen pembimbing berbagi pandangan mereka.",
   },
   {
     show: "Tech Corner",
     title: "Tech Corner: Belajar Coding dari Nol",
-    description:
-      "Dari tutorial gratis sampai proyek pertama, mahasiswa non-IT bercerita bagaimana mereka mulai belajar pemrograman di sela jadwal kuliah.",
+    description: "Dari tutorial gratis sampai proyek pertama, mahasiswa non-IT bercerita bagaimana mereka mulai belajar pemrograman di sela jadwal kuliah.",
   },
   {
     show: "Late Night Stories",
     title: "Late Night Stories: Cerita Anak Kos",
-    description:
-      "Kisah lucu, haru dan sedikit seram dari kehidupan kos-kosan, dikirim langsung oleh pendengar setia siaran malam.",
+    description: "Kisah lucu, haru dan sedikit seram dari kehidupan kos-kosan, dikirim langsung oleh pendengar setia siaran malam.",
   },
   {
     show: "Kuliner Kampus",
     title: "Kuliner Kampus: Warung Legendaris Dekat Kampus",
-    description:
-      "Kami berburu warung makan paling legendaris di sekitar kampus dan bertanya rahasia menu andalan yang tak pernah sepi pembeli.",
+    description: "Kami berburu warung makan paling legendaris di sekitar kampus dan bertanya rahasia menu andalan yang tak pernah sepi pembeli.",
   },
   {
     show: "Green Campus",
     title: "Green Campus: Small Habits, Big Impact",
-    description:
-      "Student volunteers share simple ways to cut plastic waste on campus, from refill stations to the weekly clothes swap.",
+    description: "Student volunteers share simple ways to cut plastic waste on campus, from refill stations to the weekly clothes swap.",
   },
   {
     show: "Sports Weekly",
     title: "Sports Weekly: Menuju Liga Futsal Antar Fakultas",
-    description:
-      "Rangkuman persiapan liga futsal antar fakultas tahun ini, prediksi juara, dan wawancara singkat dengan kapten tim favorit.",
+    description: "Rangkuman persiapan liga futsal antar fakultas tahun ini, prediksi juara, dan wawancara singkat dengan kapten tim favorit.",
   },
   {
     show: "Behind the Mic",
     title: "Behind the Mic: Sehari Bersama Kru SPIN RADIO",
-    description:
-      "Ikuti kru SPIN RADIO dari rapat redaksi pagi sampai siaran terakhir malam hari, dan lihat apa saja yang terjadi di balik layar.",
+    description: "Ikuti kru SPIN RADIO dari rapat redaksi pagi sampai siaran terakhir malam hari, dan lihat apa saja yang terjadi di balik layar.",
   },
 ];
 
@@ -461,9 +499,7 @@ const COVER_STYLES: readonly CoverStyle[] = [
             );
           } else if (kind === 3) {
             const rot = corner * 90;
-            out.push(
-              `<path d="M ${x} ${y} L ${x + s} ${y} L ${x} ${y + s} Z" fill="${fg}" transform="rotate(${rot} ${x + s / 2} ${y + s / 2})"/>`,
-            );
+            out.push(`<path d="M ${x} ${y} L ${x + s} ${y} L ${x} ${y + s} Z" fill="${fg}" transform="rotate(${rot} ${x + s / 2} ${y + s / 2})"/>`);
           } else {
             out.push(`<rect x="${x + s * 0.25}" y="${y + s * 0.25}" width="${s * 0.5}" height="${s * 0.5}" fill="${fg}"/>`);
             out.push(`<circle cx="${x + s / 2}" cy="${y + s / 2}" r="${s * 0.12}" fill="${bg}"/>`);
@@ -676,7 +712,9 @@ const COVER_STYLES: readonly CoverStyle[] = [
       out.push(`</g>`);
       for (let i = 0; i < 4; i++) {
         const x = 80 + i * 70;
-        out.push(`<path d="M ${x} 140 L ${x + 50} 200 L ${x} 260" fill="none" stroke="#3e92cc" stroke-width="18" stroke-linecap="round" stroke-linejoin="round" opacity="${(0.4 + i * 0.2).toFixed(1)}"/>`);
+        out.push(
+          `<path d="M ${x} 140 L ${x + 50} 200 L ${x} 260" fill="none" stroke="#3e92cc" stroke-width="18" stroke-linecap="round" stroke-linejoin="round" opacity="${(0.4 + i * 0.2).toFixed(1)}"/>`,
+        );
       }
       // ball
       const cx = 680;
@@ -727,7 +765,9 @@ const COVER_STYLES: readonly CoverStyle[] = [
       // microphone
       out.push(`<rect x="580" y="90" width="200" height="330" rx="100" fill="#2a2238" stroke="#ffd3de" stroke-width="10"/>`);
       for (let y = 140; y <= 300; y += 32) out.push(`<line x1="600" y1="${y}" x2="760" y2="${y}" stroke="#ffd3de" stroke-width="6" opacity="0.55"/>`);
-      out.push(`<path d="M 540 300 C 540 440 600 490 680 490 C 760 490 820 440 820 300" fill="none" stroke="#ffd3de" stroke-width="14" stroke-linecap="round"/>`);
+      out.push(
+        `<path d="M 540 300 C 540 440 600 490 680 490 C 760 490 820 440 820 300" fill="none" stroke="#ffd3de" stroke-width="14" stroke-linecap="round"/>`,
+      );
       out.push(`<rect x="672" y="490" width="16" height="110" fill="#ffd3de"/>`);
       out.push(`<rect x="600" y="596" width="160" height="18" rx="9" fill="#ffd3de"/>`);
       return out.join("");
@@ -866,8 +906,22 @@ const SKIN = ["#f3d2b3", "#e8b890", "#d9a077", "#c68642", "#a86b43", "#8d5524", 
 const HAIR = ["#15121a", "#241a14", "#3b271b", "#4e3322", "#1d1b22", "#6d4428"];
 const DYED = [PINK, "#8f6bff", "#2ec4b6", "#ff9f1c"];
 const SHIRTS = [
-  "#1f2a44", "#2b2d42", "#f4f1ea", "#e9c46a", "#2a9d8f", "#e76f51", "#3a86ff", "#8d99ae",
-  "#6a4c93", "#1b4332", "#9d0208", "#ffafcc", "#264653", "#fb8500", "#15121a", "#457b9d",
+  "#1f2a44",
+  "#2b2d42",
+  "#f4f1ea",
+  "#e9c46a",
+  "#2a9d8f",
+  "#e76f51",
+  "#3a86ff",
+  "#8d99ae",
+  "#6a4c93",
+  "#1b4332",
+  "#9d0208",
+  "#ffafcc",
+  "#264653",
+  "#fb8500",
+  "#15121a",
+  "#457b9d",
 ];
 const PORTRAIT_HUES = [348, 12, 32, 46, 160, 178, 196, 214, 234, 256, 278, 300, 322, 140];
 const HIJABS = ["#f4e1d2", "#d8e2dc", "#ffcad4", "#cdb4db", "#a2d2ff", "#2b2d42", "#e9c46a", "#9a8c98", "#b5838d", "#84a59d"];
@@ -1059,7 +1113,9 @@ function portraitBody(index: number, idPrefix: string, withLabel: boolean): stri
     head.push(
       `<path d="M 300 196 C 380 196 432 250 430 350 C 428 440 446 520 500 600 C 540 660 540 700 520 720 C 420 760 180 760 80 720 C 60 700 60 660 100 600 C 154 520 172 440 170 350 C 168 250 220 196 300 196 Z" fill="${h}"/>`,
     );
-    head.push(`<path d="M 170 420 C 180 540 230 600 300 610 C 370 600 420 540 430 420 C 440 560 470 640 500 680 C 400 720 200 720 100 680 C 130 640 160 560 170 420 Z" fill="${fold}" opacity="0.55"/>`);
+    head.push(
+      `<path d="M 170 420 C 180 540 230 600 300 610 C 370 600 420 540 430 420 C 440 560 470 640 500 680 C 400 720 200 720 100 680 C 130 640 160 560 170 420 Z" fill="${fold}" opacity="0.55"/>`,
+    );
     head.push(`<ellipse cx="300" cy="382" rx="100" ry="120" fill="${shade(h, -0.08)}"/>`);
     head.push(`<ellipse cx="300" cy="386" rx="90" ry="112" fill="${c.skin}"/>`);
     head.push(`<path d="M 212 360 C 212 290 250 262 300 262 C 350 262 388 290 388 360 C 372 312 340 292 300 292 C 260 292 228 312 212 360 Z" fill="${h}"/>`);
@@ -1149,9 +1205,7 @@ function portraitBody(index: number, idPrefix: string, withLabel: boolean): stri
   if (withLabel) {
     label.push(`<rect x="0" y="540" width="600" height="260" fill="url(#${id("fade")})"/>`);
     label.push(`<rect x="40" y="682" width="44" height="6" rx="3" fill="${light}"/>`);
-    label.push(
-      `<text x="40" y="740" font-family="${SANS}" font-weight="bold" font-size="50" letter-spacing="-1" fill="#ffffff">${esc(name)}</text>`,
-    );
+    label.push(`<text x="40" y="740" font-family="${SANS}" font-weight="bold" font-size="50" letter-spacing="-1" fill="#ffffff">${esc(name)}</text>`);
     label.push(
       `<text x="42" y="774" font-family="${SANS}" font-weight="bold" font-size="19" letter-spacing="4" fill="#ffffff" fill-opacity="0.85">${esc(role.toUpperCase())}</text>`,
     );
@@ -1227,9 +1281,7 @@ const AUDIO: readonly AudioSpec[] = [
     file: "audio/episode-3.wav",
     voice: "en-us",
     title: "SPIN RADIO Podcast - Episode 3",
-    text:
-      "Welcome to the SPIN RADIO podcast, episode three: Campus Talk. " +
-      "Recent graduates on what life after campus really looks like.",
+    text: "Welcome to the SPIN RADIO podcast, episode three: Campus Talk. " + "Recent graduates on what life after campus really looks like.",
     minSeconds: 9,
     maxSeconds: 14.5,
     format: "wav",
@@ -1239,9 +1291,7 @@ const AUDIO: readonly AudioSpec[] = [
     file: "audio/episode-4.wav",
     voice: "en-us",
     title: "SPIN RADIO Podcast - Episode 4",
-    text:
-      "Welcome to the SPIN RADIO podcast, episode four: Suara Mahasiswa. " +
-      "Clubs or grades? Our guests weigh in.",
+    text: "Welcome to the SPIN RADIO podcast, episode four: Suara Mahasiswa. " + "Clubs or grades? Our guests weigh in.",
     minSeconds: 9,
     maxSeconds: 14.5,
     format: "wav",
@@ -1283,11 +1333,30 @@ function makeAudio(spec: AudioSpec, work: string): number {
 
   // Voice: a little warmth and compression, placed after the bed's fade-in.
   run("sox", [
-    "-R", speech, "-r", String(rate), "-c", "1", voice,
-    "highpass", "90", "equalizer", "3000", "1.2q", "2",
-    "compand", "0.02,0.20", "-60,-60,-30,-12,0,-6", "0", "-90", "0.1",
-    "pad", String(lead), "0",
-    "norm", "-3",
+    "-R",
+    speech,
+    "-r",
+    String(rate),
+    "-c",
+    "1",
+    voice,
+    "highpass",
+    "90",
+    "equalizer",
+    "3000",
+    "1.2q",
+    "2",
+    "compand",
+    "0.02,0.20",
+    "-60,-60,-30,-12,0,-6",
+    "0",
+    "-90",
+    "0.1",
+    "pad",
+    String(lead),
+    "0",
+    "norm",
+    "-3",
   ]);
   const voiceLen = duration(voice);
   run("sox", ["-R", voice, `${voice}.padded.wav`, "pad", "0", (total - voiceLen).toFixed(3)]);
@@ -1296,13 +1365,32 @@ function makeAudio(spec: AudioSpec, work: string): number {
   const synthArgs: string[] = [];
   for (const f of spec.chord) synthArgs.push("sine", String(f));
   run("sox", [
-    "-R", "-r", String(rate), "-c", String(spec.chord.length), "-n", "-b", "16", bed,
-    "synth", String(total), ...synthArgs,
-    "remix", "-",
-    "tremolo", "0.25", "35",
-    "lowpass", "1200",
-    "fade", "q", String(lead - 0.3), String(total), String(tail),
-    "norm", "-21",
+    "-R",
+    "-r",
+    String(rate),
+    "-c",
+    String(spec.chord.length),
+    "-n",
+    "-b",
+    "16",
+    bed,
+    "synth",
+    String(total),
+    ...synthArgs,
+    "remix",
+    "-",
+    "tremolo",
+    "0.25",
+    "35",
+    "lowpass",
+    "1200",
+    "fade",
+    "q",
+    String(lead - 0.3),
+    String(total),
+    String(tail),
+    "norm",
+    "-21",
   ]);
 
   run("sox", ["-R", "-m", `${voice}.padded.wav`, bed, "-b", "16", mix, "norm", "-1"]);
@@ -1312,15 +1400,28 @@ function makeAudio(spec: AudioSpec, work: string): number {
   if (spec.format === "mp3") {
     const episode = Number(/episode-(\d+)/.exec(spec.file)?.[1] ?? "0");
     run("lame", [
-      "--quiet", "-m", "m", "-b", "64", "-q", "2",
+      "--quiet",
+      "-m",
+      "m",
+      "-b",
+      "64",
+      "-q",
+      "2",
       "--id3v2-only",
-      "--tt", spec.title,
-      "--ta", STATION.name,
-      "--tl", `${STATION.name} Podcast`,
-      "--ty", "2026",
-      "--tn", String(episode),
-      "--tg", "Podcast",
-      mix, out,
+      "--tt",
+      spec.title,
+      "--ta",
+      STATION.name,
+      "--tl",
+      `${STATION.name} Podcast`,
+      "--ty",
+      "2026",
+      "--tn",
+      String(episode),
+      "--tg",
+      "Podcast",
+      mix,
+      out,
     ]);
   } else {
     run("sox", ["-R", mix, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", out]);

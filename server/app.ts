@@ -115,7 +115,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
     await ensurePins(log);
     const seeded =
-      config.seedContent && !(await isSeeded()) && (options.seedInSeparateProcess ? await seedInChildProcess({ ...config, sessionSecret, databaseUrl }) : await seedStation());
+      config.seedContent &&
+      !(await isSeeded()) &&
+      (options.seedInSeparateProcess ? await seedInChildProcess({ ...config, sessionSecret, databaseUrl }) : await seedStation());
     if (seeded) log("Seeded the station with the bundled content");
     await sweepOrphansAtStart(config, log);
   } catch (error) {
@@ -146,7 +148,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.get("/healthz", async (req, res) => {
     const health = await checkHealth();
     // Error texts name hosts, users and internals: only operators see them.
-    res.status(health.ok ? 200 : 503).set("Cache-Control", "no-store").json(isOperator(req, config) ? health : withoutErrorTexts(health));
+    res
+      .status(health.ok ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json(isOperator(req, config) ? health : withoutErrorTexts(health));
   });
   app.get("/metrics", serveMetrics(config));
 

@@ -1,12 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { pipeline } from "node:stream";
 import type { RequestHandler, Response } from "express";
-import {
-  assertSafeKey,
-  InvalidStorageKeyError,
-  type Storage,
-  type StoredObjectInfo,
-} from "../app/services/storage.server";
+import { assertSafeKey, InvalidStorageKeyError, type Storage, type StoredObjectInfo } from "../app/services/storage.server";
 
 // Only types a browser can never execute as a document; everything else downloads.
 // A Map, not an object literal, so extensions like ".constructor" find nothing.
@@ -125,18 +120,12 @@ function parseKey(key: string): string | null {
   }
 }
 
-function isNotModified(
-  ifNoneMatch: string | undefined,
-  ifModifiedSince: string | undefined,
-  etag: string,
-  lastModified: Date,
-): boolean {
+function isNotModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, lastModified: Date): boolean {
   // RFC 9110: If-None-Match takes precedence, compared weakly. Not Express's `req.fresh`: it
   // never answers 304 to a request carrying `Cache-Control: no-cache`, which fetch() and browsers
   // add to every revalidation they force, so those would always download the whole file again.
   if (ifNoneMatch !== undefined) {
-    return ifNoneMatch.trim() === "*" ||
-      ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+    return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
   }
   if (ifModifiedSince === undefined) return false;
   const since = Date.parse(ifModifiedSince);

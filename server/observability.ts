@@ -54,7 +54,10 @@ export function serveMetrics(config: AppConfig): RequestHandler {
       return;
     }
     try {
-      res.set("Content-Type", METRICS_CONTENT_TYPE).set("Cache-Control", "no-store").send(await renderMetrics());
+      res
+        .set("Content-Type", METRICS_CONTENT_TYPE)
+        .set("Cache-Control", "no-store")
+        .send(await renderMetrics());
     } catch (error) {
       next(error);
     }

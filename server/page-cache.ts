@@ -118,7 +118,10 @@ function replay(req: Request, res: Response, page: CachedPage): void {
   }
   const nonceAttribute = Buffer.from(`nonce="${String(res.locals.cspNonce)}"`);
   const body = Buffer.concat(page.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceAttribute, part])));
-  res.status(200).type(page.contentType).send(req.method === "HEAD" ? undefined : body);
+  res
+    .status(200)
+    .type(page.contentType)
+    .send(req.method === "HEAD" ? undefined : body);
 }
 
 export function createPageCache(): PageCache {
@@ -126,8 +129,7 @@ export function createPageCache(): PageCache {
   const rendering = new Map<string, Promise<CachedPage | null>>();
   let generation = 0;
 
-  const fresh = (page: CachedPage | undefined) =>
-    page !== undefined && page.generation === generation && Date.now() - page.storedAt < LIFETIME_MS;
+  const fresh = (page: CachedPage | undefined) => page !== undefined && page.generation === generation && Date.now() - page.storedAt < LIFETIME_MS;
 
   const middleware: RequestHandler = (req, res, next) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !CACHEABLE.test(req.path)) return next();

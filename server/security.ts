@@ -84,7 +84,12 @@ export function refuseMalformedHosts(config: AppConfig): RequestHandler {
     const host = req.headers.host;
     const forwardedHost = req.headers["x-forwarded-host"];
     const forwardedProto = req.headers["x-forwarded-proto"];
-    const forwardedHosts = forwardedHost === undefined ? [] : String(forwardedHost).split(",").map((value) => value.trim());
+    const forwardedHosts =
+      forwardedHost === undefined
+        ? []
+        : String(forwardedHost)
+            .split(",")
+            .map((value) => value.trim());
     const wellFormed =
       host !== undefined &&
       isWellFormedHost(host) &&
@@ -116,8 +121,7 @@ export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
     const requestOrigin = req.get("Origin");
     const ownOrigin = `${req.protocol}://${req.get("Host")}`;
     const crossSite = site === "cross-site" || site === "same-site";
-    const foreignOrigin =
-      requestOrigin !== undefined && requestOrigin !== ownOrigin && requestOrigin !== publicOrigin;
+    const foreignOrigin = requestOrigin !== undefined && requestOrigin !== ownOrigin && requestOrigin !== publicOrigin;
     if (crossSite || foreignOrigin) {
       res.status(403).type("text/plain").send("Refused: this request came from another site.");
       return;

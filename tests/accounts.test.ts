@@ -1,6 +1,6 @@
 import { db } from "~/services/db.server";
 import { REGISTRATION_ATTEMPTS } from "~/models/users.server";
-import { setGoogleEndpoints, SIGN_IN_ATTEMPTS } from "~/services/auth.server";
+import { setGoogleEndpoints, SIGN_IN_ATTEMPTS } from "~/auth.server";
 import { startOAuthProvider, type OAuthProvider, type StandInIdentity } from "./helpers/oauth-provider";
 import { startTestServer, type TestServer } from "./helpers/server";
 
@@ -51,7 +51,10 @@ function location(response: Response): string {
 /** The role="alert" paragraph's text, tags stripped. */
 function alertText(html: string): string | undefined {
   const match = /<p[^>]*role="alert"[^>]*>([\s\S]*?)<\/p>/.exec(html);
-  return match?.[1].replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").trim();
+  return match?.[1]
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;|&#39;/g, "'")
+    .trim();
 }
 
 const PASSWORD = "correct horse battery";

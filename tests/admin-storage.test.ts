@@ -82,7 +82,13 @@ describe.each([
 
   it("replaces the jumbotron: new file served, old file gone", async () => {
     const old = (await getSiteImage("jumbotron"))!;
-    const response = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "jumbotron", intent: "replace-jumbotron" }, { image: await testImage("#aa0000", 1600, 900) });
+    const response = await postAdminForm(
+      server.url,
+      "/dashboard-admin",
+      cookie,
+      { formId: "jumbotron", intent: "replace-jumbotron" },
+      { image: await testImage("#aa0000", 1600, 900) },
+    );
     expect(response.status).toBe(200);
     const current = (await getSiteImage("jumbotron"))!;
     expect(current.key).not.toBe(old.key);
@@ -94,7 +100,13 @@ describe.each([
 
   it("changes, deletes and adds podcast card images", async () => {
     const [card] = await db().podcastEpisode.findMany({ orderBy: { publishedAt: "desc" }, take: 1, include: { cover: true } });
-    let response = await postAdminForm(server.url, "/cardlistmoreadmin", cookie, { formId: `card-${card.id}`, intent: "replace-card-image", id: String(card.id) }, { image: await testImage("#00aa00") });
+    let response = await postAdminForm(
+      server.url,
+      "/cardlistmoreadmin",
+      cookie,
+      { formId: `card-${card.id}`, intent: "replace-card-image", id: String(card.id) },
+      { image: await testImage("#00aa00") },
+    );
     expect(response.status).toBe(200);
     const changed = await db().podcastEpisode.findUniqueOrThrow({ where: { id: card.id }, include: { cover: true } });
     expect(changed.cover.key).not.toBe(card.cover.key);
@@ -109,7 +121,13 @@ describe.each([
     expect(page).toContain("Shows the station artwork.");
 
     const episodes = await db().podcastEpisode.count();
-    response = await postAdminForm(server.url, "/cardlistmoreadmin", cookie, { formId: "card-add", intent: "add-card", title: "Kuliah Malam", audioFrom: String(card.id) }, { image: await testImage("#0000aa") });
+    response = await postAdminForm(
+      server.url,
+      "/cardlistmoreadmin",
+      cookie,
+      { formId: "card-add", intent: "add-card", title: "Kuliah Malam", audioFrom: String(card.id) },
+      { image: await testImage("#0000aa") },
+    );
     expect(response.status).toBe(200);
     expect(await db().podcastEpisode.count()).toBe(episodes + 1);
     const newest = await db().podcastEpisode.findFirstOrThrow({ orderBy: { publishedAt: "desc" } });
@@ -121,13 +139,25 @@ describe.each([
 
   it("replaces, adds as the next Crew{n}, reorders and deletes crew slider images", async () => {
     const count = await db().crewImage.count();
-    let response = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "crew-add", intent: "add-crew-image" }, { image: await testImage("#aaaa00", 300, 400) });
+    let response = await postAdminForm(
+      server.url,
+      "/dashboard-admin",
+      cookie,
+      { formId: "crew-add", intent: "add-crew-image" },
+      { image: await testImage("#aaaa00", 300, 400) },
+    );
     expect(response.status).toBe(200);
     const added = await db().crewImage.findFirstOrThrow({ orderBy: { position: "desc" } });
     expect(added.key).toBe(`Crew${count + 1}`);
 
     const before = await db().crewImage.findUniqueOrThrow({ where: { key: "Crew2" }, include: { image: true } });
-    response = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "crew-Crew2", intent: "replace-crew-image", key: "Crew2" }, { image: await testImage("#00aaaa", 300, 400) });
+    response = await postAdminForm(
+      server.url,
+      "/dashboard-admin",
+      cookie,
+      { formId: "crew-Crew2", intent: "replace-crew-image", key: "Crew2" },
+      { image: await testImage("#00aaaa", 300, 400) },
+    );
     expect(response.status).toBe(200);
     expect(await getStorage().stat(before.image.key)).toBeNull();
 
@@ -148,13 +178,26 @@ describe.each([
   });
 
   it("adds, edits (new photo) and deletes a crew member and an event", async () => {
-    const member = { formId: "member-form", intent: "save-member", name: "Rani", age: "21", email: "rani@example.com", jobTitle: "Host", address: "Jl. Kampus 1", bio: "Pagi." };
+    const member = {
+      formId: "member-form",
+      intent: "save-member",
+      name: "Rani",
+      age: "21",
+      email: "rani@example.com",
+      jobTitle: "Host",
+      address: "Jl. Kampus 1",
+      bio: "Pagi.",
+    };
     expect((await postAdminForm(server.url, "/CrewAdmin", cookie, member, { image: await testImage("#550055") })).status).toBe(200);
     const created = await db().crewMember.findFirstOrThrow({ where: { name: "Rani" }, include: { image: true } });
-    expect((await postAdminForm(server.url, "/CrewAdmin", cookie, { ...member, id: created.id, name: "Rani P." }, { image: await testImage("#005555") })).status).toBe(200);
+    expect(
+      (await postAdminForm(server.url, "/CrewAdmin", cookie, { ...member, id: created.id, name: "Rani P." }, { image: await testImage("#005555") })).status,
+    ).toBe(200);
     expect(await getStorage().stat(created.image.key)).toBeNull();
     await expectStorageConsistent();
-    expect((await postAdminForm(server.url, "/CrewAdmin", cookie, { formId: `delete-${created.id}`, intent: "delete-member", id: created.id })).status).toBe(200);
+    expect((await postAdminForm(server.url, "/CrewAdmin", cookie, { formId: `delete-${created.id}`, intent: "delete-member", id: created.id })).status).toBe(
+      200,
+    );
     expect(await db().crewMember.findUnique({ where: { id: created.id } })).toBeNull();
 
     const event = { formId: "event-form", intent: "save-event", name: "Malam Akustik", date: "2030-05-01", time: "19:30" };
@@ -162,21 +205,38 @@ describe.each([
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Event berhasil diunggah!");
     const stored = await db().event.findFirstOrThrow({ where: { name: "Malam Akustik" }, include: { poster: true } });
-    expect((await postAdminForm(server.url, "/eventsAdmin", cookie, { ...event, id: stored.id, time: "20:00" }, { poster: await testImage("#553333", 800, 1000) })).status).toBe(200);
+    expect(
+      (await postAdminForm(server.url, "/eventsAdmin", cookie, { ...event, id: stored.id, time: "20:00" }, { poster: await testImage("#553333", 800, 1000) }))
+        .status,
+    ).toBe(200);
     expect(await getStorage().stat(stored.poster.key)).toBeNull();
     await expectStorageConsistent();
     await expectPagesResolve();
-    expect((await postAdminForm(server.url, "/eventsAdmin", cookie, { formId: `delete-${stored.id}`, intent: "delete-event", id: stored.id })).status).toBe(200);
+    expect((await postAdminForm(server.url, "/eventsAdmin", cookie, { formId: `delete-${stored.id}`, intent: "delete-event", id: stored.id })).status).toBe(
+      200,
+    );
     await expectStorageConsistent();
   });
 
   it("refuses a non-image and an oversized file with a clear message and stores nothing", async () => {
     const before = await databaseState();
     const keys = await storageKeys();
-    let response = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "jumbotron", intent: "replace-jumbotron" }, { image: Buffer.from("#!/bin/sh\necho not an image\n".repeat(10)) });
+    let response = await postAdminForm(
+      server.url,
+      "/dashboard-admin",
+      cookie,
+      { formId: "jumbotron", intent: "replace-jumbotron" },
+      { image: Buffer.from("#!/bin/sh\necho not an image\n".repeat(10)) },
+    );
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("That file is not an image we accept");
-    response = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "jumbotron", intent: "replace-jumbotron" }, { image: Buffer.concat([await testImage("#111111"), Buffer.alloc(10 * 1024 * 1024)]) });
+    response = await postAdminForm(
+      server.url,
+      "/dashboard-admin",
+      cookie,
+      { formId: "jumbotron", intent: "replace-jumbotron" },
+      { image: Buffer.concat([await testImage("#111111"), Buffer.alloc(10 * 1024 * 1024)]) },
+    );
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("The image is too large; the limit is 10 MB.");
     expect(await databaseState()).toEqual(before);
@@ -199,14 +259,22 @@ describe.each([
   it("a database failure in the middle of the switch leaves the old image and no new files", async () => {
     const before = await databaseState();
     const keys = await storageKeys();
-    await db().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION fail_switch() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected database failure'; END $$ LANGUAGE plpgsql`);
+    await db().$executeRawUnsafe(
+      `CREATE OR REPLACE FUNCTION fail_switch() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected database failure'; END $$ LANGUAGE plpgsql`,
+    );
     await db().$executeRawUnsafe(`CREATE TRIGGER fail_site_image BEFORE UPDATE ON "SiteImage" FOR EACH ROW EXECUTE FUNCTION fail_switch()`);
     await db().$executeRawUnsafe(`CREATE TRIGGER fail_crew_image BEFORE UPDATE OR DELETE ON "CrewImage" FOR EACH ROW EXECUTE FUNCTION fail_switch()`);
     try {
       await expect(replaceSiteImage("jumbotron", await testImage("#456456", 1600, 900), SYSTEM_ACTOR)).rejects.toThrow(/injected database failure/);
       await expect(replaceCrewImage("Crew3", await testImage("#654654", 300, 400), SYSTEM_ACTOR)).rejects.toThrow(/injected database failure/);
       await expect(deleteCrewImage("Crew4", SYSTEM_ACTOR)).rejects.toThrow(/injected database failure/);
-      const response = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "jumbotron", intent: "replace-jumbotron" }, { image: await testImage("#789789", 1600, 900) });
+      const response = await postAdminForm(
+        server.url,
+        "/dashboard-admin",
+        cookie,
+        { formId: "jumbotron", intent: "replace-jumbotron" },
+        { image: await testImage("#789789", 1600, 900) },
+      );
       expect(response.status).toBe(500);
     } finally {
       await db().$executeRawUnsafe(`DROP TRIGGER fail_site_image ON "SiteImage"`);

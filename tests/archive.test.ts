@@ -74,7 +74,13 @@ describe("station export and import", () => {
   it("round-trips a seeded and edited station into PostgreSQL + S3 with every row and file identical", async () => {
     // Edits on top of the seed: an admin upload over HTTP, a listener account, a favourite, a play, a renamed episode.
     const cookie = await adminCookie(source.url);
-    const posted = await postAdminForm(source.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: "Pentas Seni", date: "2026-12-24", time: "20:00" }, { poster: await testImage("#884422", 900, 1200) });
+    const posted = await postAdminForm(
+      source.url,
+      "/eventsAdmin",
+      cookie,
+      { formId: "event", intent: "save-event", name: "Pentas Seni", date: "2026-12-24", time: "20:00" },
+      { poster: await testImage("#884422", 900, 1200) },
+    );
     expect(posted.status).toBe(200);
     const episode = await db().podcastEpisode.findFirstOrThrow({ orderBy: { id: "desc" } });
     await db().podcastEpisode.update({ where: { id: episode.id }, data: { title: "Edisi Spesial — “kutip” & <tag>" } });
@@ -104,7 +110,18 @@ describe("station export and import", () => {
     await source.stop();
     source = undefined!;
     const moved = await startServer(
-      loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: workDir, DATABASE_URL: target.url, ...s3.env("moved-station"), ADMIN_PIN: "123456", SESSION_SECRET: "test-session-secret-0123456789", SEED_CONTENT: "true", ORPHAN_GRACE_SECONDS: "0" }),
+      loadConfig({
+        NODE_ENV: "production",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: workDir,
+        DATABASE_URL: target.url,
+        ...s3.env("moved-station"),
+        ADMIN_PIN: "123456",
+        SESSION_SECRET: "test-session-secret-0123456789",
+        SEED_CONTENT: "true",
+        ORPHAN_GRACE_SECONDS: "0",
+      }),
       { log: () => {} },
     );
     try {
@@ -120,7 +137,14 @@ describe("station export and import", () => {
         expect(rows[table], table).toEqual(sourceRows[table]);
       }
       const next = await db().podcastEpisode.create({
-        data: { title: "Baru", description: "", coverId: (await db().storedFile.findFirstOrThrow()).id, audioId: (await db().storedFile.findFirstOrThrow({ where: { contentType: { startsWith: "audio/" } } })).id, durationSeconds: 1, publishedAt: new Date() },
+        data: {
+          title: "Baru",
+          description: "",
+          coverId: (await db().storedFile.findFirstOrThrow()).id,
+          audioId: (await db().storedFile.findFirstOrThrow({ where: { contentType: { startsWith: "audio/" } } })).id,
+          durationSeconds: 1,
+          publishedAt: new Date(),
+        },
       });
       expect(next.id).toBeGreaterThan(Math.max(...sourceRows.PodcastEpisode.map((row) => JSON.parse(row).id as number)));
     } finally {
@@ -134,7 +158,9 @@ describe("station export and import", () => {
     const filesBefore = await dumpFiles(targetStorage);
     const refused = importStation({ databaseUrl: target.url, storage: targetStorage, file: archive });
     await expect(refused).rejects.toThrow(ArchiveError);
-    await expect(refused).rejects.toThrow(/^This station is not empty \(\d+ .*rows.*, \d+ stored files\)\. Import only into a new station: an empty database and empty storage\.$/);
+    await expect(refused).rejects.toThrow(
+      /^This station is not empty \(\d+ .*rows.*, \d+ stored files\)\. Import only into a new station: an empty database and empty storage\.$/,
+    );
     expect(await dumpRows(target.url)).toEqual(rowsBefore);
     expect(await dumpFiles(targetStorage)).toEqual(filesBefore);
   });
@@ -197,16 +223,31 @@ describe("station export and import", () => {
     const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production" as const };
     try {
       // A station on the embedded defaults, on disk, stopped.
-      const embedded = await startServer(loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: "123456", SEED_CONTENT: "false" }), { log: () => {} });
+      const embedded = await startServer(
+        loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: "123456", SEED_CONTENT: "false" }),
+        { log: () => {} },
+      );
       const cookie = await adminCookie(embedded.url);
-      expect((await postAdminForm(embedded.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: "Dari Laptop", date: "2026-11-30", time: "10:00" }, { poster: await testImage("#226644") })).status).toBe(200);
+      expect(
+        (
+          await postAdminForm(
+            embedded.url,
+            "/eventsAdmin",
+            cookie,
+            { formId: "event", intent: "save-event", name: "Dari Laptop", date: "2026-11-30", time: "10:00" },
+            { poster: await testImage("#226644") },
+          )
+        ).status,
+      ).toBe(200);
       await embedded.close();
 
       const file = path.join(workDir, "embedded.tar.gz");
       const exported = await run(process.execPath, ["--import", "tsx", "scripts/export.ts", file], { env: { ...env, DATA_DIR: dataDir } });
       expect(exported.stdout).toMatch(/^Exported \d+ rows from \d+ tables and \d+ files \(\d+ KB\) to .*embedded\.tar\.gz$/m);
 
-      const imported = await run(process.execPath, ["--import", "tsx", "scripts/import.ts", file], { env: { ...env, DATA_DIR: movedDir, DATABASE_URL: destination.url } });
+      const imported = await run(process.execPath, ["--import", "tsx", "scripts/import.ts", file], {
+        env: { ...env, DATA_DIR: movedDir, DATABASE_URL: destination.url },
+      });
       expect(imported.stdout).toMatch(/Imported \d+ rows into \d+ tables and \d+ files/);
       const client = new pg.Client({ connectionString: destination.url });
       await client.connect();
@@ -214,7 +255,9 @@ describe("station export and import", () => {
       await client.end();
       expect(rows).toEqual([{ name: "Dari Laptop" }]);
 
-      const again = await run(process.execPath, ["--import", "tsx", "scripts/import.ts", file], { env: { ...env, DATA_DIR: movedDir, DATABASE_URL: destination.url } }).catch((error) => error);
+      const again = await run(process.execPath, ["--import", "tsx", "scripts/import.ts", file], {
+        env: { ...env, DATA_DIR: movedDir, DATABASE_URL: destination.url },
+      }).catch((error) => error);
       expect(again.code).toBe(1);
       expect(again.stderr.trim()).toMatch(/^This station is not empty/);
     } finally {

@@ -19,7 +19,10 @@ describe("episode progress for signed-in listeners", () => {
     const form = (fields: Record<string, string>) => ({ method: "POST", body: new URLSearchParams(fields), redirect: "manual" as const });
     expect((await fetch(`${server.url}/register`, form({ name: "Resume Rae", email: "rae@example.com", password, conPassword: password }))).status).toBe(302);
     const login = await fetch(`${server.url}/login`, form({ email: "rae@example.com", password }));
-    cookie = login.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    cookie = login.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
     expect(cookie).toContain("__session=");
     episode = await db().podcastEpisode.findFirstOrThrow({ where: { durationSeconds: { gt: 20 } }, select: { id: true, durationSeconds: true } });
   });
@@ -48,7 +51,7 @@ describe("episode progress for signed-in listeners", () => {
       { positionSeconds: "", played: "false" },
       { positionSeconds: "5", played: "yes" },
       { positionSeconds: String(episode.durationSeconds + 60), played: "false" },
-      { positionSeconds: "5'; DROP TABLE \"EpisodeProgress\";--", played: "false" },
+      { positionSeconds: '5\'; DROP TABLE "EpisodeProgress";--', played: "false" },
     ]) {
       const response = await save(episode.id, fields);
       expect(response.status).toBe(400);

@@ -221,7 +221,8 @@ describe("episode management", () => {
     expect(twinRow.cover.key).toBe(created.coverKey);
 
     const body = new FormData();
-    for (const [name, value] of Object.entries({ formId: `delete-${created.id}`, intent: "delete-episode", id: String(created.id), title: "x" })) body.set(name, value);
+    for (const [name, value] of Object.entries({ formId: `delete-${created.id}`, intent: "delete-episode", id: String(created.id), title: "x" }))
+      body.set(name, value);
     const response = await post(body);
     expect(response.status).toBe(200);
     expect(await db().podcastEpisode.findUnique({ where: { id: created.id } })).toBeNull();

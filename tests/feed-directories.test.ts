@@ -45,7 +45,20 @@ const CHAPTERS = JSON.stringify([
 async function quietWav(seconds: number): Promise<Buffer> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "wav-"));
   const file = path.join(dir, "quiet.wav");
-  await run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `anoisesrc=color=pink:amplitude=0.02:duration=${seconds}:seed=7`, "-ar", "44100", "-ac", "2", file]);
+  await run("ffmpeg", [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    `anoisesrc=color=pink:amplitude=0.02:duration=${seconds}:seed=7`,
+    "-ar",
+    "44100",
+    "-ac",
+    "2",
+    file,
+  ]);
   const bytes = await fs.readFile(file);
   await fs.rm(dir, { recursive: true, force: true });
   return bytes;
@@ -107,8 +120,8 @@ describe("the podcast feed for directories and apps", () => {
       [{}, { bytes: "1\n00:00:01,000 -> 00:00:02,000\nno arrow\n", name: "t.srt" }, "expected a timing line"],
       [{}, { bytes: "WEBVTT\n\nNOTE only a note\n", name: "t.vtt" }, "The transcript has no cues"],
       [{}, { bytes: "\u0000\u0001binary\u00ff", name: "t.vtt" }, "The transcript is not UTF-8 text"],
-      [{ chapters: "[{\"startTime\": -1, \"title\": \"x\"}]" }, undefined, "Chapter 1: startTime must be a number"],
-      [{ chapters: "[{\"startTime\": 1, \"title\": \"x\", \"url\": \"javascript:alert(1)\"}]" }, undefined, "Chapter 1: url must be an http(s) address"],
+      [{ chapters: '[{"startTime": -1, "title": "x"}]' }, undefined, "Chapter 1: startTime must be a number"],
+      [{ chapters: '[{"startTime": 1, "title": "x", "url": "javascript:alert(1)"}]' }, undefined, "Chapter 1: url must be an http(s) address"],
       [{ chapters: "{not json" }, undefined, "The chapters are not valid JSON"],
       [{ seasonNumber: "-2" }, undefined, "The season number is a whole number"],
       [{ credits: "no-such-member" }, undefined, "Choose the credited crew from the list"],
@@ -132,7 +145,10 @@ describe("the podcast feed for directories and apps", () => {
       { audio: wav, transcript: { bytes: VTT, name: "studio.vtt" } },
     );
     expect(response.status).toBe(200);
-    const created = await db().podcastEpisode.findFirstOrThrow({ where: { title: { startsWith: "Studio Notes" } }, include: { audio: true, originalAudio: true } });
+    const created = await db().podcastEpisode.findFirstOrThrow({
+      where: { title: { startsWith: "Studio Notes" } },
+      include: { audio: true, originalAudio: true },
+    });
     // The queue (pg-boss on this PostgreSQL) encodes it; until then it is not published.
     if (!created.listeningReady) expect(await feedXml()).not.toContain(created.guid);
     let episode = created;
@@ -224,7 +240,10 @@ describe("the podcast feed for directories and apps", () => {
   });
 
   it("keeps podcast:guid, episode guids and event UIDs across host names and a later public address", async () => {
-    await createEvent({ name: "Malam Akustik; Edisi 1", date: "2026-12-31", time: "19:30", poster: await fs.readFile(path.join(SEED, "covers/cover-02.jpg")) }, SYSTEM_ACTOR);
+    await createEvent(
+      { name: "Malam Akustik; Edisi 1", date: "2026-12-31", time: "19:30", poster: await fs.readFile(path.join(SEED, "covers/cover-02.jpg")) },
+      SYSTEM_ACTOR,
+    );
     const guid = (xml: string) => /<podcast:guid>([^<]+)<\/podcast:guid>/.exec(xml)![1];
     const itemGuids = (xml: string) => [...xml.matchAll(/<guid isPermaLink="false">([^<]+)<\/guid>/g)].map((m) => m[1]);
     const port = new URL(server.url).port;

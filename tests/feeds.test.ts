@@ -6,16 +6,7 @@ import { SYSTEM_ACTOR } from "~/models/activity.server";
 import { createEpisode, deleteEpisode } from "~/models/episodes.server";
 import { createEvent } from "~/models/events.server";
 import { db } from "~/services/db.server";
-import {
-  buildVTimezone,
-  escapeIcsText,
-  escapeXml,
-  foldIcsLine,
-  itunesDuration,
-  podcastGuid,
-  rfc2822Date,
-  uuidV5,
-} from "~/services/feeds.server";
+import { buildVTimezone, escapeIcsText, escapeXml, foldIcsLine, itunesDuration, podcastGuid, rfc2822Date, uuidV5 } from "~/services/feeds.server";
 import { getStorage } from "~/services/storage.server";
 import { fromDateTimeLocal, toDateTimeLocal } from "~/utils/time-zone";
 import { startTestServer, type TestServer } from "./helpers/server";
@@ -37,7 +28,10 @@ const parser = new Parser<Feed, Item>({ customFields: { feed: ["language"] } });
 
 /** Unfolds an iCalendar document into its logical content lines (RFC 5545 3.1). */
 function unfold(ics: string): string[] {
-  return ics.replace(/\r\n[ \t]/g, "").split("\r\n").filter(Boolean);
+  return ics
+    .replace(/\r\n[ \t]/g, "")
+    .split("\r\n")
+    .filter(Boolean);
 }
 
 describe("feed building blocks", () => {
@@ -234,7 +228,11 @@ describe("the podcast feed and the events calendar", () => {
     const stored = await db().event.findUniqueOrThrow({ where: { name }, select: { uid: true } });
     expect(event.find((line) => line.startsWith("UID:"))).toBe(`UID:${stored.uid}`);
     expect(event.find((line) => line.startsWith("DTSTAMP:"))).toMatch(/^DTSTAMP:\d{8}T\d{6}Z$/);
-    const image = event.find((line) => line.startsWith("IMAGE;"))!.split(":").slice(1).join(":");
+    const image = event
+      .find((line) => line.startsWith("IMAGE;"))!
+      .split(":")
+      .slice(1)
+      .join(":");
     expect((await fetch(image)).headers.get("content-type")).toBe("image/webp");
     // Every BEGIN has its END.
     const stack: string[] = [];

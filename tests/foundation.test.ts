@@ -113,8 +113,8 @@ describe("the realtime contract", () => {
 
   it("broadcasts events:changed with the new event when one is written through the model", async () => {
     const poster = await (await import("node:fs/promises")).readFile("prisma/seed-assets/covers/cover-01.jpg");
-    const received = new Promise<{ action: string; records: { name: string; time: string; poster: { key: string } }[] }>(
-      (resolve) => socket.once("events:changed", resolve),
+    const received = new Promise<{ action: string; records: { name: string; time: string; poster: { key: string } }[] }>((resolve) =>
+      socket.once("events:changed", resolve),
     );
     await createEvent({ name: "Malam Akustik", date: "2026-12-05", time: "19:30", poster });
     const change = await received;

@@ -103,11 +103,20 @@ describe("hostile input: admin forms", () => {
     });
 
     it("refuses editing a member that does not exist (an id that is SQL) and keeps no uploaded photo", async () => {
-      await expectRefusedAndUnchanged(admin("/CrewAdmin", [...crewFields({ id: SQL }), ["image", png(picture)]]), "That crew member no longer exists.", { status: 400 });
+      await expectRefusedAndUnchanged(admin("/CrewAdmin", [...crewFields({ id: SQL }), ["image", png(picture)]]), "That crew member no longer exists.", {
+        status: 400,
+      });
     });
 
     it("refuses deleting a member by an id that is SQL", async () => {
-      await expectRefusedAndUnchanged(admin("/CrewAdmin", [["intent", "delete-member"], ["id", SQL_OR]]), "That crew member no longer exists.", { status: 400 });
+      await expectRefusedAndUnchanged(
+        admin("/CrewAdmin", [
+          ["intent", "delete-member"],
+          ["id", SQL_OR],
+        ]),
+        "That crew member no longer exists.",
+        { status: 400 },
+      );
     });
 
     it("stores markup typed into the crew form as plain text and shows it escaped on /CrewSpin", async () => {
@@ -128,7 +137,11 @@ describe("hostile input: admin forms", () => {
       const changed = snapshotChanges(before, await takeSnapshot()).map((change) => change.split(":")[0]);
       expect(changed.sort()).toEqual(["ActivityLog", "CrewMember", "StoredFile", "storage"]);
 
-      const removed = await admin("/CrewAdmin", [["intent", "delete-member"], ["id", member.id], ["name", name]])();
+      const removed = await admin("/CrewAdmin", [
+        ["intent", "delete-member"],
+        ["id", member.id],
+        ["name", name],
+      ])();
       expect(removed.status).toBe(200);
     });
   });
@@ -162,7 +175,14 @@ describe("hostile input: admin forms", () => {
     });
 
     it("refuses deleting an event by an id that is SQL", async () => {
-      await expectRefusedAndUnchanged(admin("/eventsAdmin", [["intent", "delete-event"], ["id", SQL_OR]]), "That event no longer exists.", { status: 400 });
+      await expectRefusedAndUnchanged(
+        admin("/eventsAdmin", [
+          ["intent", "delete-event"],
+          ["id", SQL_OR],
+        ]),
+        "That event no longer exists.",
+        { status: 400 },
+      );
     });
 
     it("stores an event named with SQL and script as plain text: the table survives and /events shows it escaped", async () => {
@@ -180,7 +200,11 @@ describe("hostile input: admin forms", () => {
       const changed = snapshotChanges(before, await takeSnapshot()).map((change) => change.split(":")[0]);
       expect(changed.sort()).toEqual(["ActivityLog", "Event", "StoredFile", "storage"]);
 
-      const removed = await admin("/eventsAdmin", [["intent", "delete-event"], ["id", stored.id], ["name", name]])();
+      const removed = await admin("/eventsAdmin", [
+        ["intent", "delete-event"],
+        ["id", stored.id],
+        ["name", name],
+      ])();
       expect(removed.status).toBe(200);
     });
   });
@@ -216,22 +240,42 @@ describe("hostile input: admin forms", () => {
     ];
 
     it.each(tricks)("refuses %s and changes nothing", async (_label, code) => {
-      await expectRefusedAndUnchanged(admin("/chartcontentadmin", [["formId", "embed-form"], ["intent", "add-embed"], ["code", code]]), ONLY, {
-        status: 400,
-        payload: code,
-      });
+      await expectRefusedAndUnchanged(
+        admin("/chartcontentadmin", [
+          ["formId", "embed-form"],
+          ["intent", "add-embed"],
+          ["code", code],
+        ]),
+        ONLY,
+        {
+          status: 400,
+          payload: code,
+        },
+      );
     });
 
     it("refuses NUL inside an otherwise good embed", async () => {
       const code = '<iframe src="https://open.spotify.com/embed/x\u0000"></iframe>';
-      await expectRefusedAndUnchanged(admin("/chartcontentadmin", [["formId", "embed-form"], ["intent", "add-embed"], ["code", code]]), CONTROL_REFUSED, { status: 400 });
+      await expectRefusedAndUnchanged(
+        admin("/chartcontentadmin", [
+          ["formId", "embed-form"],
+          ["intent", "add-embed"],
+          ["code", code],
+        ]),
+        CONTROL_REFUSED,
+        { status: 400 },
+      );
     });
 
     it("keeps only the player from an allowed iframe carrying handlers, srcdoc and styles, and renders it sandboxed", async () => {
       const before = await freshSnapshot();
       const code =
         '<IFRAME SRC="https://open.spotify.com/embed/episode/hostile" onload="alert(1)" srcdoc="&lt;script&gt;alert(2)&lt;/script&gt;" style="position:fixed;inset:0" allow="camera; autoplay" width="100%" height="152"></IFRAME>';
-      const response = await admin("/chartcontentadmin", [["formId", "embed-form"], ["intent", "add-embed"], ["code", code]])();
+      const response = await admin("/chartcontentadmin", [
+        ["formId", "embed-form"],
+        ["intent", "add-embed"],
+        ["code", code],
+      ])();
       expect(response.status).toBe(200);
       const stored = await db().embed.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
       expect(stored.code).toMatch(/^<iframe src="https:\/\/open\.spotify\.com\/embed\/episode\/hostile" /);
@@ -244,12 +288,22 @@ describe("hostile input: admin forms", () => {
       const changed = snapshotChanges(before, await takeSnapshot()).map((change) => change.split(":")[0]);
       expect(changed.sort()).toEqual(["ActivityLog", "Embed"]);
 
-      const removed = await admin("/chartcontentadmin", [["intent", "delete-embed"], ["id", stored.id]])();
+      const removed = await admin("/chartcontentadmin", [
+        ["intent", "delete-embed"],
+        ["id", stored.id],
+      ])();
       expect(removed.status).toBe(200);
     });
 
     it("answers deleting an embed by an id that is SQL with a message", async () => {
-      await expectRefusedAndUnchanged(admin("/chartcontentadmin", [["intent", "delete-embed"], ["id", SQL_OR]]), "That embed was already deleted.", { status: 400 });
+      await expectRefusedAndUnchanged(
+        admin("/chartcontentadmin", [
+          ["intent", "delete-embed"],
+          ["id", SQL_OR],
+        ]),
+        "That embed was already deleted.",
+        { status: 400 },
+      );
     });
   });
 
@@ -266,12 +320,67 @@ describe("hostile input: admin forms", () => {
     ];
     // Every upload goes through the same image check: the whole corpus on two forms, two files on the others.
     const endpoints: [string, string, () => Part[], string, "all" | "some"][] = [
-      ["jumbotron", "/dashboard-admin", () => [["formId", "jumbotron"], ["intent", "replace-jumbotron"]], "image", "all"],
-      ["event poster", "/eventsAdmin", () => Object.entries({ formId: "event-form", intent: "save-event", name: "Poster test", date: "2030-01-01", time: "10:00" }), "poster", "all"],
-      ["new crew slider image", "/dashboard-admin", () => [["formId", "crew-add"], ["intent", "add-crew-image"]], "image", "some"],
-      ["crew slider image Crew1", "/dashboard-admin", () => [["formId", "crew-Crew1"], ["intent", "replace-crew-image"], ["key", "Crew1"]], "image", "some"],
-      ["card image", "/cardlistmoreadmin", () => [["formId", `card-${episodeId}`], ["intent", "replace-card-image"], ["id", String(episodeId)]], "image", "some"],
-      ["new card", "/cardlistmoreadmin", () => [["formId", "card-add"], ["intent", "add-card"], ["title", "Hostile card"], ["audioFrom", String(episodeId)]], "image", "some"],
+      [
+        "jumbotron",
+        "/dashboard-admin",
+        () => [
+          ["formId", "jumbotron"],
+          ["intent", "replace-jumbotron"],
+        ],
+        "image",
+        "all",
+      ],
+      [
+        "event poster",
+        "/eventsAdmin",
+        () => Object.entries({ formId: "event-form", intent: "save-event", name: "Poster test", date: "2030-01-01", time: "10:00" }),
+        "poster",
+        "all",
+      ],
+      [
+        "new crew slider image",
+        "/dashboard-admin",
+        () => [
+          ["formId", "crew-add"],
+          ["intent", "add-crew-image"],
+        ],
+        "image",
+        "some",
+      ],
+      [
+        "crew slider image Crew1",
+        "/dashboard-admin",
+        () => [
+          ["formId", "crew-Crew1"],
+          ["intent", "replace-crew-image"],
+          ["key", "Crew1"],
+        ],
+        "image",
+        "some",
+      ],
+      [
+        "card image",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", `card-${episodeId}`],
+          ["intent", "replace-card-image"],
+          ["id", String(episodeId)],
+        ],
+        "image",
+        "some",
+      ],
+      [
+        "new card",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", "card-add"],
+          ["intent", "add-card"],
+          ["title", "Hostile card"],
+          ["audioFrom", String(episodeId)],
+        ],
+        "image",
+        "some",
+      ],
       ["crew member photo", "/CrewAdmin", () => crewFields(), "image", "some"],
     ];
     const cases = endpoints.flatMap(([where, path, fields, fileField, which]) =>
@@ -287,17 +396,120 @@ describe("hostile input: admin forms", () => {
     // Aimed from forms that are on the page (as a browser would post them), so the message is shown there.
     const NO_CARD = "That podcast card does not exist.";
     const badTargets: [string, string, () => Part[], string][] = [
-      ["a crew slider key that is a path", "/dashboard-admin", () => [["formId", "crew-Crew1"], ["intent", "replace-crew-image"], ["key", "../../../etc/passwd"]], "The crew image ../../../etc/passwd no longer exists."],
-      ["a crew slider key that is SQL", "/dashboard-admin", () => [["formId", "crew-Crew1"], ["intent", "replace-crew-image"], ["key", SQL]], `The crew image ${SQL} no longer exists.`],
-      ["a card id that is negative", "/cardlistmoreadmin", () => [["formId", `card-${episodeId}`], ["intent", "replace-card-image"], ["id", "-1"]], NO_CARD],
-      ["a card id that is NaN", "/cardlistmoreadmin", () => [["formId", `card-${episodeId}`], ["intent", "replace-card-image"], ["id", "NaN"]], NO_CARD],
-      ["a card id of 1e309", "/cardlistmoreadmin", () => [["formId", `card-${episodeId}`], ["intent", "replace-card-image"], ["id", "1e309"]], NO_CARD],
-      ["a card id beyond any integer column", "/cardlistmoreadmin", () => [["formId", `card-${episodeId}`], ["intent", "replace-card-image"], ["id", "99999999999"]], NO_CARD],
-      ["a card id that does not exist", "/cardlistmoreadmin", () => [["formId", `card-${episodeId}`], ["intent", "replace-card-image"], ["id", "987654"]], "That podcast card no longer exists."],
-      ["a new card playing audio of an id beyond any integer column", "/cardlistmoreadmin", () => [["formId", "card-add"], ["intent", "add-card"], ["title", "Card"], ["audioFrom", "99999999999"]], NO_CARD],
-      ["a new card playing audio of a fractional id", "/cardlistmoreadmin", () => [["formId", "card-add"], ["intent", "add-card"], ["title", "Card"], ["audioFrom", "1.5"]], NO_CARD],
-      ["a new card titled with NUL", "/cardlistmoreadmin", () => [["formId", "card-add"], ["intent", "add-card"], ["title", CONTROL.nul], ["audioFrom", String(episodeId)]], "characters that are not allowed"],
-      ["a new card with a title of 121 characters", "/cardlistmoreadmin", () => [["formId", "card-add"], ["intent", "add-card"], ["title", "t".repeat(121)], ["audioFrom", String(episodeId)]], "Title is too long (at most 120 characters)."],
+      [
+        "a crew slider key that is a path",
+        "/dashboard-admin",
+        () => [
+          ["formId", "crew-Crew1"],
+          ["intent", "replace-crew-image"],
+          ["key", "../../../etc/passwd"],
+        ],
+        "The crew image ../../../etc/passwd no longer exists.",
+      ],
+      [
+        "a crew slider key that is SQL",
+        "/dashboard-admin",
+        () => [
+          ["formId", "crew-Crew1"],
+          ["intent", "replace-crew-image"],
+          ["key", SQL],
+        ],
+        `The crew image ${SQL} no longer exists.`,
+      ],
+      [
+        "a card id that is negative",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", `card-${episodeId}`],
+          ["intent", "replace-card-image"],
+          ["id", "-1"],
+        ],
+        NO_CARD,
+      ],
+      [
+        "a card id that is NaN",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", `card-${episodeId}`],
+          ["intent", "replace-card-image"],
+          ["id", "NaN"],
+        ],
+        NO_CARD,
+      ],
+      [
+        "a card id of 1e309",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", `card-${episodeId}`],
+          ["intent", "replace-card-image"],
+          ["id", "1e309"],
+        ],
+        NO_CARD,
+      ],
+      [
+        "a card id beyond any integer column",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", `card-${episodeId}`],
+          ["intent", "replace-card-image"],
+          ["id", "99999999999"],
+        ],
+        NO_CARD,
+      ],
+      [
+        "a card id that does not exist",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", `card-${episodeId}`],
+          ["intent", "replace-card-image"],
+          ["id", "987654"],
+        ],
+        "That podcast card no longer exists.",
+      ],
+      [
+        "a new card playing audio of an id beyond any integer column",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", "card-add"],
+          ["intent", "add-card"],
+          ["title", "Card"],
+          ["audioFrom", "99999999999"],
+        ],
+        NO_CARD,
+      ],
+      [
+        "a new card playing audio of a fractional id",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", "card-add"],
+          ["intent", "add-card"],
+          ["title", "Card"],
+          ["audioFrom", "1.5"],
+        ],
+        NO_CARD,
+      ],
+      [
+        "a new card titled with NUL",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", "card-add"],
+          ["intent", "add-card"],
+          ["title", CONTROL.nul],
+          ["audioFrom", String(episodeId)],
+        ],
+        "characters that are not allowed",
+      ],
+      [
+        "a new card with a title of 121 characters",
+        "/cardlistmoreadmin",
+        () => [
+          ["formId", "card-add"],
+          ["intent", "add-card"],
+          ["title", "t".repeat(121)],
+          ["audioFrom", String(episodeId)],
+        ],
+        "Title is too long (at most 120 characters).",
+      ],
     ];
 
     it.each(badTargets)("refuses a good image aimed at %s and keeps nothing", async (_label, path, fields, message) => {
@@ -305,14 +517,39 @@ describe("hostile input: admin forms", () => {
     });
 
     it("refuses deleting or moving a crew slider image by a key that is not one", async () => {
-      await expectRefusedAndUnchanged(admin("/dashboard-admin", [["formId", "delete-Crew1"], ["intent", "delete-crew-image"], ["key", SQL]]), "no longer exists", { status: 400 });
-      await expectRefusedAndUnchanged(admin("/dashboard-admin", [["formId", "down-Crew1"], ["intent", "move-crew-image"], ["key", "<script>"], ["direction", "sideways"]]), "is already last", {
-        status: 400,
-      });
+      await expectRefusedAndUnchanged(
+        admin("/dashboard-admin", [
+          ["formId", "delete-Crew1"],
+          ["intent", "delete-crew-image"],
+          ["key", SQL],
+        ]),
+        "no longer exists",
+        { status: 400 },
+      );
+      await expectRefusedAndUnchanged(
+        admin("/dashboard-admin", [
+          ["formId", "down-Crew1"],
+          ["intent", "move-crew-image"],
+          ["key", "<script>"],
+          ["direction", "sideways"],
+        ]),
+        "is already last",
+        {
+          status: 400,
+        },
+      );
     });
 
     it("refuses resetting a card image by an id beyond any integer column", async () => {
-      await expectRefusedAndUnchanged(admin("/cardlistmoreadmin", [["formId", `reset-${episodeId}`], ["intent", "reset-card-image"], ["id", "4294967296"]]), NO_CARD, { status: 400 });
+      await expectRefusedAndUnchanged(
+        admin("/cardlistmoreadmin", [
+          ["formId", `reset-${episodeId}`],
+          ["intent", "reset-card-image"],
+          ["id", "4294967296"],
+        ]),
+        NO_CARD,
+        { status: 400 },
+      );
     });
   });
 
@@ -325,7 +562,9 @@ describe("hostile input: admin forms", () => {
 
     it("refuses a multipart body without its boundary", async () => {
       const { body } = multipart(crewFields());
-      await expectRefusedAndUnchanged(() => post("/CrewAdmin", { body, contentType: "multipart/form-data" }, cookie), /could not be read|incomplete/i, { status: 400 });
+      await expectRefusedAndUnchanged(() => post("/CrewAdmin", { body, contentType: "multipart/form-data" }, cookie), /could not be read|incomplete/i, {
+        status: 400,
+      });
     });
 
     it("refuses a body that says multipart but is something else", async () => {
@@ -347,7 +586,10 @@ describe("hostile input: admin forms", () => {
 
     it("refuses a body over 12 MB with 413 before reading it", async () => {
       await expectRefusedAndUnchanged(
-        admin("/dashboard-admin", [["intent", "replace-jumbotron"], ["image", png(Buffer.alloc(13 * 1024 * 1024, 1))]]),
+        admin("/dashboard-admin", [
+          ["intent", "replace-jumbotron"],
+          ["image", png(Buffer.alloc(13 * 1024 * 1024, 1))],
+        ]),
         "The request is too large",
         { status: 413 },
       );

@@ -95,16 +95,26 @@ describe("hostile input: episode uploads", () => {
 
   it("refuses a cover over 10 MB without keeping the audio", async () => {
     const big = Buffer.concat([cover, Buffer.alloc(10 * 1024 * 1024)]);
-    await expectRefusedAndUnchanged(send([...fields(), ["audio", audioPart(mp3)], ["cover", coverPart(big)]]), "The image is too large; the limit is 10 MB.", { status: 400 });
+    await expectRefusedAndUnchanged(send([...fields(), ["audio", audioPart(mp3)], ["cover", coverPart(big)]]), "The image is too large; the limit is 10 MB.", {
+      status: 400,
+    });
   });
 
   it("refuses audio over 200 MB after reading past it, keeping nothing", async () => {
     const huge = Buffer.concat([mp3, Buffer.alloc(200 * 1024 * 1024)]);
-    await expectRefusedAndUnchanged(send([...fields(), ["audio", audioPart(huge)], ["cover", coverPart(cover)]]), "The audio file is too large; the limit is 200 MB.", { status: 400 });
+    await expectRefusedAndUnchanged(
+      send([...fields(), ["audio", audioPart(huge)], ["cover", coverPart(cover)]]),
+      "The audio file is too large; the limit is 200 MB.",
+      { status: 400 },
+    );
   });
 
   it("refuses an unexpected file field", async () => {
-    await expectRefusedAndUnchanged(send([...fields(), ["script", { data: HTML_PAGE, filename: "x.html", type: "text/html" }]]), "That form has an unexpected file.", { status: 400 });
+    await expectRefusedAndUnchanged(
+      send([...fields(), ["script", { data: HTML_PAGE, filename: "x.html", type: "text/html" }]]),
+      "That form has an unexpected file.",
+      { status: 400 },
+    );
   });
 
   const badText: [string, Record<string, string | Buffer>, string | RegExp][] = [
@@ -130,7 +140,15 @@ describe("hostile input: episode uploads", () => {
   });
 
   it("answers deleting an episode by an id that is SQL with a message", async () => {
-    await expectRefusedAndUnchanged(send([["formId", "episode-form"], ["intent", "delete-episode"], ["id", SQL_OR]]), "That episode was already deleted.", { status: 400 });
+    await expectRefusedAndUnchanged(
+      send([
+        ["formId", "episode-form"],
+        ["intent", "delete-episode"],
+        ["id", SQL_OR],
+      ]),
+      "That episode was already deleted.",
+      { status: 400 },
+    );
   });
 
   it("refuses an upload cut off in the middle of the audio, keeping nothing", async () => {
@@ -141,7 +159,9 @@ describe("hostile input: episode uploads", () => {
 
   it("refuses a multipart body without its boundary, and JSON", async () => {
     const { body } = multipart(fields());
-    await expectRefusedAndUnchanged(() => post("/episodes-admin", { body, contentType: "multipart/form-data" }, cookie), /could not be read|incomplete/i, { status: 400 });
+    await expectRefusedAndUnchanged(() => post("/episodes-admin", { body, contentType: "multipart/form-data" }, cookie), /could not be read|incomplete/i, {
+      status: 400,
+    });
     await expectRefusedAndUnchanged(
       () => post("/episodes-admin", { body: JSON.stringify({ intent: "save-episode", title: XSS.script }), contentType: "application/json" }, cookie),
       /could not be read|not known/i,
@@ -167,9 +187,13 @@ describe("hostile input: episode uploads", () => {
     const feed = await (await fetch(`${server.url}/podcast.xml`)).text();
     expect(feed).not.toContain(XSS.script);
 
-    const removed = await send([["formId", "episode-form"], ["intent", "delete-episode"], ["id", String(episode.id)], ["title", "x"]])();
+    const removed = await send([
+      ["formId", "episode-form"],
+      ["intent", "delete-episode"],
+      ["id", String(episode.id)],
+      ["title", "x"],
+    ])();
     expect(removed.status).toBe(200);
     expect(await db().podcastEpisode.findUnique({ where: { id: episodeId } })).not.toBeNull();
   });
 });
-

@@ -84,11 +84,18 @@ describe("hostile input: listener forms and endpoints", () => {
     });
 
     it("refuses a body that is not a form", async () => {
-      await expectRefusedAndUnchanged(() => post("/pin", { body: JSON.stringify({ kind: "admin", pin: "123456" }), contentType: "application/json" }), UNREADABLE, { status: 400 });
+      await expectRefusedAndUnchanged(
+        () => post("/pin", { body: JSON.stringify({ kind: "admin", pin: "123456" }), contentType: "application/json" }),
+        UNREADABLE,
+        { status: 400 },
+      );
     });
 
     it("refuses a truncated multipart body", async () => {
-      const { body, contentType } = multipart([["kind", "admin"], ["pin", "123456"]]);
+      const { body, contentType } = multipart([
+        ["kind", "admin"],
+        ["pin", "123456"],
+      ]);
       await expectRefusedAndUnchanged(() => post("/pin", { body: body.subarray(0, body.length - 20), contentType }), UNREADABLE, { status: 400 });
     });
   });
@@ -128,7 +135,11 @@ describe("hostile input: listener forms and endpoints", () => {
     });
 
     it("POST /users refuses invalid UTF-8 bytes in the JSON", async () => {
-      const body = Buffer.concat([Buffer.from('{"name":"R'), Buffer.from([0xff, 0xfe]), Buffer.from('","email":"rani@example.com","password":"correct horse","conPassword":"correct horse"}')]);
+      const body = Buffer.concat([
+        Buffer.from('{"name":"R'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('","email":"rani@example.com","password":"correct horse","conPassword":"correct horse"}'),
+      ]);
       await expectRefusedAndUnchanged(() => post("/users", { body, contentType: "application/json" }), NOT_ALLOWED, { status: 400 });
     });
 
@@ -141,13 +152,18 @@ describe("hostile input: listener forms and endpoints", () => {
     ];
 
     it.each(notJson)("POST /users refuses %s with 400 {msg}", async (_label, body) => {
-      await expectRefusedAndUnchanged(() => post("/users", { body, contentType: "application/json" }), "Send the registration as a JSON object", { status: 400 });
+      await expectRefusedAndUnchanged(() => post("/users", { body, contentType: "application/json" }), "Send the registration as a JSON object", {
+        status: 400,
+      });
     });
 
     it.each([
-      ["numbers", { name: 1e309, email: 42, password: -1, conPassword: -1 }],
+      ["numbers", { name: Infinity, email: 42, password: -1, conPassword: -1 }],
       ["nested objects", { name: { $ne: "" }, email: ["a@b.co"], password: { toString: "x" }, conPassword: null }],
-      ["a prototype key", JSON.parse('{"__proto__": {"name": "Polluted", "email": "p@example.com"}, "password": "correct horse", "conPassword": "correct horse"}')],
+      [
+        "a prototype key",
+        JSON.parse('{"__proto__": {"name": "Polluted", "email": "p@example.com"}, "password": "correct horse", "conPassword": "correct horse"}'),
+      ],
     ])("POST /users treats %s as missing fields", async (_label, value) => {
       await expectRefusedAndUnchanged(
         () => post("/users", { body: JSON.stringify(value), contentType: "application/json" }),
@@ -163,7 +179,9 @@ describe("hostile input: listener forms and endpoints", () => {
 
     it("refuses an email that is already registered on the form, whatever its case and spaces; the API does not tell", async () => {
       await registerUser({ ...base, email: "taken@example.com" }, "setup");
-      await expectRefusedAndUnchanged(() => post("/register", urlencoded({ ...base, email: "  TAKEN@Example.com " })), "This email is already registered.", { status: 409 });
+      await expectRefusedAndUnchanged(() => post("/register", urlencoded({ ...base, email: "  TAKEN@Example.com " })), "This email is already registered.", {
+        status: 409,
+      });
       // The JSON API answers a taken email like a new one (no account enumeration) and writes nothing.
       const before = await takeSnapshot();
       const api = await post("/users", { body: JSON.stringify({ ...base, email: "Taken@EXAMPLE.com" }), contentType: "application/json" });
@@ -217,7 +235,9 @@ describe("hostile input: listener forms and endpoints", () => {
     });
 
     it("refuses a body that is not a form", async () => {
-      await expectRefusedAndUnchanged(() => post("/login", { body: '{"email":"taken@example.com"}', contentType: "application/json" }), UNREADABLE, { status: 400 });
+      await expectRefusedAndUnchanged(() => post("/login", { body: '{"email":"taken@example.com"}', contentType: "application/json" }), UNREADABLE, {
+        status: 400,
+      });
     });
 
     it("never redirects off the site after signing in", async () => {
@@ -267,7 +287,11 @@ describe("hostile input: listener forms and endpoints", () => {
     });
 
     it("refuses a body that is not a form", async () => {
-      await expectRefusedAndUnchanged(() => post(`/favorites/${episodeId}`, { body: '{"favorite":true}', contentType: "application/json" }, cookie), UNREADABLE, { status: 400 });
+      await expectRefusedAndUnchanged(
+        () => post(`/favorites/${episodeId}`, { body: '{"favorite":true}', contentType: "application/json" }, cookie),
+        UNREADABLE,
+        { status: 400 },
+      );
     });
 
     it("sends a listener who is not signed in to sign in, changing nothing", async () => {
@@ -318,10 +342,14 @@ describe("hostile input: listener forms and endpoints", () => {
       ["a name of 10 000 characters", "x".repeat(10_000)],
       ["an absolute URL", "http://127.0.0.1:1/"],
     ])("answers %s with 404, shows it escaped and never asks the news API for it", async (_label, category) => {
-      const body = await expectRefusedAndUnchanged(() => fetch(`${server.url}/news?category=${encodeURIComponent(category)}`), "There is no news category called", {
-        status: 404,
-        payload: category,
-      });
+      const body = await expectRefusedAndUnchanged(
+        () => fetch(`${server.url}/news?category=${encodeURIComponent(category)}`),
+        "There is no news category called",
+        {
+          status: 404,
+          payload: category,
+        },
+      );
       expect(visibleText(body)).toContain("Pick one of the categories above.");
       for (const path of news.requests) expect(["/", "/cnn/terbaru/"]).toContain(path);
     });

@@ -99,7 +99,10 @@ describe("listener server side", () => {
     expect(metaInterval).toBe(16000);
     expect(body.length).toBeGreaterThan(metaInterval + 1);
     const length = body[metaInterval] * 16;
-    const text = body.subarray(metaInterval + 1, metaInterval + 1 + length).toString("utf8").replace(/\0+$/, "");
+    const text = body
+      .subarray(metaInterval + 1, metaInterval + 1 + length)
+      .toString("utf8")
+      .replace(/\0+$/, "");
     const manifest = JSON.parse(await fs.readFile(path.join(SEED, "manifest.json"), "utf8")) as { episodes: { title: string; audio: string }[] };
     const titles = manifest.episodes.filter((e) => e.audio.endsWith(".mp3")).map((e) => `StreamTitle='${e.title}';`);
     expect(titles).toContain(text);

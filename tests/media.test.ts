@@ -100,7 +100,10 @@ describe.each([
     await backend.storage.put("uploads/mp3", Buffer.from("a name, not an extension"), "text/plain");
     await backend.storage.put("uploads/x.constructor", Buffer.from("prototype lookup"), "text/plain");
     const app = express();
-    app.get("/media/*", createMediaHandler(() => currentStorage));
+    app.get(
+      "/media/*",
+      createMediaHandler(() => currentStorage),
+    );
     ({ server, base } = await listen(app));
   });
 
@@ -301,7 +304,10 @@ describe("media handler mounted with app.use", () => {
     const storage = await createStorage({ dataDir });
     await storage.put("images/a.png", Buffer.from("png"), "image/png");
     const app = express();
-    app.use("/media", createMediaHandler(() => storage));
+    app.use(
+      "/media",
+      createMediaHandler(() => storage),
+    );
     ({ server, base } = await listen(app));
   });
 

@@ -46,9 +46,7 @@ function migrationScripts(list: MigrationList): Migration[] {
 
 /** Table names the schema's models map to (`@@map` honoured). */
 function expectedTables(schema: string): string[] {
-  return [...schema.matchAll(/^model\s+(\w+)\s*\{([^}]*)\}/gm)]
-    .map(([, model, body]) => /@@map\(\s*"([^"]+)"/.exec(body)?.[1] ?? model)
-    .sort();
+  return [...schema.matchAll(/^model\s+(\w+)\s*\{([^}]*)\}/gm)].map(([, model, body]) => /@@map\(\s*"([^"]+)"/.exec(body)?.[1] ?? model).sort();
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -65,9 +63,7 @@ beforeAll(async () => {
 
 describe("prisma/migrations", () => {
   it("has Prisma's lockfile for PostgreSQL and at least one migration", async () => {
-    expect(await readFile(path.join(migrationsDir, "migration_lock.toml"), "utf8")).toMatch(
-      /^provider = "postgresql"$/m,
-    );
+    expect(await readFile(path.join(migrationsDir, "migration_lock.toml"), "utf8")).toMatch(/^provider = "postgresql"$/m);
     expect(migrations.length).toBeGreaterThan(0);
     for (const { name } of migrations) expect(name).toMatch(/^\d{14}_\w+$/);
   });
@@ -103,11 +99,9 @@ describe("on in-memory PGlite", () => {
   });
 
   it("Prisma's own applyMigrations records every migration in _prisma_migrations", async () => {
-    const result = await opened.engine
-      .applyMigrations({ migrationsList, filters: NO_FILTERS })
-      .catch((error: unknown) => {
-        throw opened.explain(error);
-      });
+    const result = await opened.engine.applyMigrations({ migrationsList, filters: NO_FILTERS }).catch((error: unknown) => {
+      throw opened.explain(error);
+    });
     expect(result.appliedMigrationNames).toEqual(migrations.map((m) => m.name));
 
     const history = await opened.engine.diagnoseMigrationHistory({

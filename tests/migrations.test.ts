@@ -43,10 +43,7 @@ describe("applyMigrations", () => {
       expect(row.applied_steps_count).toBe(1);
       expect(row.finished_at).toBeInstanceOf(Date);
     }
-    const tables = await query<{ table_name: string }>(
-      database.url,
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
-    );
+    const tables = await query<{ table_name: string }>(database.url, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
     expect(tables.map((t) => t.table_name)).toEqual(
       expect.arrayContaining(["StoredFile", "CrewMember", "CrewImage", "Event", "Embed", "SiteImage", "PodcastEpisode", "User"]),
     );
@@ -57,10 +54,7 @@ describe("applyMigrations", () => {
     await fs.mkdir(path.join(dir, "20200101000000_good"));
     await fs.writeFile(path.join(dir, "20200101000000_good", "migration.sql"), `CREATE TABLE "Good" (id INT);`);
     await fs.mkdir(path.join(dir, "20200102000000_bad"));
-    await fs.writeFile(
-      path.join(dir, "20200102000000_bad", "migration.sql"),
-      `CREATE TABLE "Half" (id INT);\nSELECT no_such_function();`,
-    );
+    await fs.writeFile(path.join(dir, "20200102000000_bad", "migration.sql"), `CREATE TABLE "Half" (id INT);\nSELECT no_such_function();`);
 
     await expect(applyMigrations(database.url, () => {}, dir)).rejects.toThrow(/20200102000000_bad failed/);
     const rows = await query<{ migration_name: string }>(database.url, `SELECT migration_name FROM "_prisma_migrations"`);

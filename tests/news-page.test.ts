@@ -57,8 +57,14 @@ describe("/news and /watch against the news API", () => {
 
     const nasional = await get("/news?category=nasional");
     expect(nasional.status).toBe(200);
-    expect(articleLinks(nasional.html)).toEqual(generatedPosts("nasional").slice(0, 6).map((p) => p.link));
-    expect(nasional.html).toMatch(/<a[^>]*aria-current="page"[^>]*href="\/news\?category=nasional"|<a[^>]*href="\/news\?category=nasional"[^>]*aria-current="page"/);
+    expect(articleLinks(nasional.html)).toEqual(
+      generatedPosts("nasional")
+        .slice(0, 6)
+        .map((p) => p.link),
+    );
+    expect(nasional.html).toMatch(
+      /<a[^>]*aria-current="page"[^>]*href="\/news\?category=nasional"|<a[^>]*href="\/news\?category=nasional"[^>]*aria-current="page"/,
+    );
     expect(api.countRequests("/cnn/nasional/")).toBe(1);
     expect(api.countRequests("/cnn/terbaru/")).toBe(1);
   });

@@ -35,102 +35,113 @@ describe("stream titles are decoded as stations really send them", () => {
 
 // Two app instances share one PostgreSQL and follow one real Icecast: exactly one
 // of them reads the stream, and every listener of either gets each change once.
-describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process.env.REQUIRE_BROWSER))("now playing with two instances and a real Icecast", () => {
-  let icecast: RunningIcecast;
-  let database: TestDatabase;
-  let a: ChildServer;
-  let b: ChildServer;
-  const sockets: Socket[] = [];
-  const dataDirs: string[] = [];
+describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process.env.REQUIRE_BROWSER))(
+  "now playing with two instances and a real Icecast",
+  () => {
+    let icecast: RunningIcecast;
+    let database: TestDatabase;
+    let a: ChildServer;
+    let b: ChildServer;
+    const sockets: Socket[] = [];
+    const dataDirs: string[] = [];
 
-  const env = async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-follower-"));
-    dataDirs.push(dataDir);
-    return {
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      SESSION_SECRET: "shared-secret-for-every-instance",
-      ADMIN_PIN: "123456",
-      PUBLIC_PIN: "54321",
-      SEED_CONTENT: "false",
-      STREAM_URL: icecast.streamUrl,
+    const env = async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-follower-"));
+      dataDirs.push(dataDir);
+      return {
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        SESSION_SECRET: "shared-secret-for-every-instance",
+        ADMIN_PIN: "123456",
+        PUBLIC_PIN: "54321",
+        SEED_CONTENT: "false",
+        STREAM_URL: icecast.streamUrl,
+      };
     };
-  };
-  const listen = async (url: string) => {
-    const socket = connect(url, { transports: ["websocket"] });
-    sockets.push(socket);
-    const heard: NowPlaying[] = [];
-    socket.on("nowplaying:changed", (change: { records: NowPlaying[] }) => heard.push(change.records[0]));
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
+    const listen = async (url: string) => {
+      const socket = connect(url, { transports: ["websocket"] });
+      sockets.push(socket);
+      const heard: NowPlaying[] = [];
+      socket.on("nowplaying:changed", (change: { records: NowPlaying[] }) => heard.push(change.records[0]));
+      await new Promise<void>((resolve, reject) => {
+        socket.once("connect", () => resolve());
+        socket.once("connect_error", reject);
+      });
+      return heard;
+    };
+    const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
+      const started = Date.now();
+      while (!(await check())) {
+        if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return Date.now() - started;
+    };
+    const listeners = async () => {
+      const body = (await (await fetch(`${icecast.url}/status-json.xsl`)).json()) as { icestats: { source?: { listeners: number } } };
+      return body.icestats.source?.listeners ?? 0;
+    };
+
+    beforeAll(async () => {
+      [icecast, database] = await Promise.all([startIcecast(), createTestDatabase()]);
+      a = await startServerProcess(await env());
+      b = await startServerProcess(await env());
     });
-    return heard;
-  };
-  const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return Date.now() - started;
-  };
-  const listeners = async () => {
-    const body = (await (await fetch(`${icecast.url}/status-json.xsl`)).json()) as { icestats: { source?: { listeners: number } } };
-    return body.icestats.source?.listeners ?? 0;
-  };
+    afterAll(async () => {
+      for (const socket of sockets) socket.close();
+      await Promise.all([a?.stop(), b?.stop()]);
+      await database?.drop();
+      await icecast?.stop();
+      await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+    });
 
-  beforeAll(async () => {
-    [icecast, database] = await Promise.all([startIcecast(), createTestDatabase()]);
-    a = await startServerProcess(await env());
-    b = await startServerProcess(await env());
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await Promise.all([a?.stop(), b?.stop()]);
-    await database?.drop();
-    await icecast?.stop();
-    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
-  });
+    const history = async (server: ChildServer) =>
+      ((await (await fetch(`${server.url}/history.json`)).json()) as { songs: { raw: string; artist: string; title: string }[] }).songs;
 
-  const history = async (server: ChildServer) =>
-    ((await (await fetch(`${server.url}/history.json`)).json()) as { songs: { raw: string; artist: string; title: string }[] }).songs;
+    it("follows the stream from one instance, delivers each change once to both, says when it is down, and fails over", async () => {
+      const [onA, onB] = await Promise.all([listen(a.url), listen(b.url)]);
+      await until(async () => (await listeners()) === 1, "one follower connected to Icecast");
 
-  it("follows the stream from one instance, delivers each change once to both, says when it is down, and fails over", async () => {
-    const [onA, onB] = await Promise.all([listen(a.url), listen(b.url)]);
-    await until(async () => (await listeners()) === 1, "one follower connected to Icecast");
+      await icecast.setTitle("Café — ‘and’ 🎵");
+      const delay = await until(() => onA.some((s) => s.title === "Café — ‘and’ 🎵") && onB.some((s) => s.title === "Café — ‘and’ 🎵"), "the title on both");
+      expect(delay).toBeLessThan(3_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (const heard of [onA, onB]) expect(heard.filter((s) => s.title === "Café — ‘and’ 🎵")).toHaveLength(1);
+      // A page opened on the other instance renders the current title at once.
+      for (const server of [a, b]) expect(await (await fetch(`${server.url}/now-playing`)).json()).toEqual({ title: "Café — ‘and’ 🎵", onAir: true });
+      expect(await listeners()).toBe(1);
 
-    await icecast.setTitle("Café — ‘and’ 🎵");
-    const delay = await until(() => onA.some((s) => s.title === "Café — ‘and’ 🎵") && onB.some((s) => s.title === "Café — ‘and’ 🎵"), "the title on both");
-    expect(delay).toBeLessThan(3_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const heard of [onA, onB]) expect(heard.filter((s) => s.title === "Café — ‘and’ 🎵")).toHaveLength(1);
-    // A page opened on the other instance renders the current title at once.
-    for (const server of [a, b]) expect(await (await fetch(`${server.url}/now-playing`)).json()).toEqual({ title: "Café — ‘and’ 🎵", onAir: true });
-    expect(await listeners()).toBe(1);
+      // The song history gets each change once (not once per instance), within 5 s of the source.
+      await icecast.setTitle("Sheila On 7 - Dan");
+      const recorded = await until(async () => (await history(b)).some((song) => song.raw === "Sheila On 7 - Dan"), "the song in the history", 5_000);
+      expect(recorded).toBeLessThan(5_000);
+      const songs = await history(a);
+      expect(songs.filter((song) => song.raw === "Sheila On 7 - Dan")).toEqual([expect.objectContaining({ artist: "Sheila On 7", title: "Dan" })]);
+      expect(songs.filter((song) => song.raw === "Café — ‘and’ 🎵")).toHaveLength(1);
 
-    // The song history gets each change once (not once per instance), within 5 s of the source.
-    await icecast.setTitle("Sheila On 7 - Dan");
-    const recorded = await until(async () => (await history(b)).some((song) => song.raw === "Sheila On 7 - Dan"), "the song in the history", 5_000);
-    expect(recorded).toBeLessThan(5_000);
-    const songs = await history(a);
-    expect(songs.filter((song) => song.raw === "Sheila On 7 - Dan")).toEqual([expect.objectContaining({ artist: "Sheila On 7", title: "Dan" })]);
-    expect(songs.filter((song) => song.raw === "Café — ‘and’ 🎵")).toHaveLength(1);
+      await icecast.stopSource();
+      await until(() => onA.at(-1)?.onAir === false && onB.at(-1)?.onAir === false, "off air on both");
+      await icecast.startSource();
+      await until(() => onA.at(-1)?.onAir === true && onB.at(-1)?.onAir === true, "back on air on both");
 
-    await icecast.stopSource();
-    await until(() => onA.at(-1)?.onAir === false && onB.at(-1)?.onAir === false, "off air on both");
-    await icecast.startSource();
-    await until(() => onA.at(-1)?.onAir === true && onB.at(-1)?.onAir === true, "back on air on both");
-
-    // The follower's instance goes away: the other takes over within seconds.
-    const leaderIsA = a.output().includes("follows the live stream");
-    await (leaderIsA ? a : b).stop();
-    const survivor = leaderIsA ? onB : onA;
-    await until(async () => (await listeners()) === 1 && (leaderIsA ? b : a).output().includes("follows the live stream"), "the other instance to take over", 15_000);
-    await icecast.setTitle("After the failover");
-    await until(() => survivor.some((s) => s.title === "After the failover"), "the title after failover");
-    await until(async () => (await history(leaderIsA ? b : a)).filter((song) => song.raw === "After the failover").length === 1, "the failover title in the history", 5_000);
-  });
-});
+      // The follower's instance goes away: the other takes over within seconds.
+      const leaderIsA = a.output().includes("follows the live stream");
+      await (leaderIsA ? a : b).stop();
+      const survivor = leaderIsA ? onB : onA;
+      await until(
+        async () => (await listeners()) === 1 && (leaderIsA ? b : a).output().includes("follows the live stream"),
+        "the other instance to take over",
+        15_000,
+      );
+      await icecast.setTitle("After the failover");
+      await until(() => survivor.some((s) => s.title === "After the failover"), "the title after failover");
+      await until(
+        async () => (await history(leaderIsA ? b : a)).filter((song) => song.raw === "After the failover").length === 1,
+        "the failover title in the history",
+        5_000,
+      );
+    });
+  },
+);

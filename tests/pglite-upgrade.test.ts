@@ -40,7 +40,9 @@ async function fingerprint(dir: string): Promise<Record<string, string>> {
   for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    result[path.relative(dir, file)] = createHash("sha256").update(await fs.readFile(file)).digest("hex");
+    result[path.relative(dir, file)] = createHash("sha256")
+      .update(await fs.readFile(file))
+      .digest("hex");
   }
   return result;
 }
@@ -68,7 +70,7 @@ describe("upgrading a PGlite station", () => {
       // The newest episode is deleted: its id must not be handed out again.
       await client.query(`DELETE FROM "PodcastEpisode" WHERE id = (SELECT max(id) FROM "PodcastEpisode")`);
       await client.query(`UPDATE "PodcastEpisode" SET title = $1, description = $2 WHERE id = (SELECT min(id) FROM "PodcastEpisode")`, [
-        "Ｓｐｉｎ 🎧 \"quoted\" \\ back-slashed",
+        'Ｓｐｉｎ 🎧 "quoted" \\ back-slashed',
         "line one\nline two\ttabbed; NUL-free but 'quoted' and ünïcödé",
       ]);
       await client.query(`UPDATE "Event" SET "updatedAt" = '2024-02-29 23:59:59.123456+00' WHERE id = (SELECT min(id) FROM "Event")`);

@@ -52,7 +52,17 @@ describe("the database is down at start", () => {
 
   function startChild(env: Record<string, string>) {
     const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SEED_CONTENT: "false", DATABASE_URL: proxy.urlFor(database.url), ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/root",
+        NODE_ENV: "production",
+        DATA_DIR: dataDir,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        SEED_CONTENT: "false",
+        DATABASE_URL: proxy.urlFor(database.url),
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -66,10 +76,18 @@ describe("the database is down at start", () => {
     await proxy.cut();
     const server = startChild({ DB_CONNECT_RETRIES: "6" });
     try {
-      await waitFor(async () => server.output(), (out) => /retrying in 2 s \(2 of 6\)/.test(out), 15_000);
+      await waitFor(
+        async () => server.output(),
+        (out) => /retrying in 2 s \(2 of 6\)/.test(out),
+        15_000,
+      );
       expect(server.output()).toMatch(/Cannot reach the database at 127\.0\.0\.1:\d+\/\w+ \(.*ECONNREFUSED.*\); retrying in 1 s \(1 of 6\)/);
       await proxy.restore();
-      const output = await waitFor(async () => server.output(), (out) => out.includes("on the air at"), 30_000);
+      const output = await waitFor(
+        async () => server.output(),
+        (out) => out.includes("on the air at"),
+        30_000,
+      );
       expect(output).toContain("on the air at");
       const url = output.match(/on the air at (http:\/\/\S+)/)![1];
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -83,7 +101,10 @@ describe("the database is down at start", () => {
     await proxy.cut();
     const server = startChild({ DB_CONNECT_RETRIES: "1" });
     expect(await server.exit).toBe(1);
-    const lines = server.output().split("\n").filter((line) => line.trim() && !line.includes("npm warn"));
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.trim() && !line.includes("npm warn"));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/retrying in 1 s \(1 of 1\)$/);
     expect(lines[1]).toMatch(/^Cannot reach the database at 127\.0\.0\.1:\d+\/\w+ .*Check DATABASE_URL/);
@@ -144,7 +165,10 @@ describe("the database goes down while the server runs", () => {
     expect(report.storage.ok).toBe(true);
 
     await proxy.restore();
-    const recovered = await waitFor(() => fetch(`${server.url}/listen?outage=2`).then((r) => r.status), (status) => status === 200);
+    const recovered = await waitFor(
+      () => fetch(`${server.url}/listen?outage=2`).then((r) => r.status),
+      (status) => status === 200,
+    );
     expect(recovered).toBe(200);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
@@ -157,7 +181,12 @@ describe("the database goes down while the server runs", () => {
       const statuses = await inFlight;
       for (const status of statuses) expect([200, 503]).toContain(status);
       await proxy.restore();
-      expect(await waitFor(() => fetch(`${server.url}/watch`).then((r) => r.status), (status) => status === 200)).toBe(200);
+      expect(
+        await waitFor(
+          () => fetch(`${server.url}/watch`).then((r) => r.status),
+          (status) => status === 200,
+        ),
+      ).toBe(200);
     }
   });
 });

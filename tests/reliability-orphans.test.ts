@@ -72,7 +72,17 @@ describe("a server killed in the middle of uploads", () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  const env = () => ({ DATA_DIR: dataDir, DATABASE_URL: database.url, HOST: "127.0.0.1", PORT: "0", ADMIN_PIN: "123456", PUBLIC_PIN: "54321", SESSION_SECRET: "test-session-secret-0123456789", NEWS_API_URL: "http://127.0.0.1:9/unused", ORPHAN_GRACE_SECONDS: "0" });
+  const env = () => ({
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    ADMIN_PIN: "123456",
+    PUBLIC_PIN: "54321",
+    SESSION_SECRET: "test-session-secret-0123456789",
+    NEWS_API_URL: "http://127.0.0.1:9/unused",
+    ORPHAN_GRACE_SECONDS: "0",
+  });
 
   function spawnServer(extra: Record<string, string>) {
     const started = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
@@ -125,7 +135,13 @@ describe("a server killed in the middle of uploads", () => {
     const posts = Array.from({ length: 12 }, async (_, i) => {
       const poster = await testImage(`#${(0x102030 + i * 0x0b0a09).toString(16).slice(-6)}`, 1400, 1800);
       await new Promise((resolve) => setTimeout(resolve, i * 60));
-      return postAdminForm(url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: `Siaran ${i}`, date: "2026-12-01", time: "19:30" }, { poster })
+      return postAdminForm(
+        url,
+        "/eventsAdmin",
+        cookie,
+        { formId: "event", intent: "save-event", name: `Siaran ${i}`, date: "2026-12-01", time: "19:30" },
+        { poster },
+      )
         .then((response) => response.status)
         .catch(() => "killed");
     });

@@ -55,10 +55,22 @@ describe("S3 storage goes down while the server runs", () => {
     await proxy.cut();
 
     const poster = await testImage("#3355aa", 600, 800);
-    const event = await postAdminForm(server.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: "Malam Akustik", date: "2026-12-01", time: "19:30" }, { poster });
+    const event = await postAdminForm(
+      server.url,
+      "/eventsAdmin",
+      cookie,
+      { formId: "event", intent: "save-event", name: "Malam Akustik", date: "2026-12-01", time: "19:30" },
+      { poster },
+    );
     expect(event.status).toBe(400);
     expect(await event.text()).toContain(STORAGE_DOWN_MESSAGE);
-    const jumbotron = await postAdminForm(server.url, "/dashboard-admin", cookie, { formId: "jumbotron", intent: "replace-jumbotron" }, { image: await testImage("#aa3300", 1600, 900) });
+    const jumbotron = await postAdminForm(
+      server.url,
+      "/dashboard-admin",
+      cookie,
+      { formId: "jumbotron", intent: "replace-jumbotron" },
+      { image: await testImage("#aa3300", 1600, 900) },
+    );
     expect(jumbotron.status).toBe(400);
     expect(await jumbotron.text()).toContain(STORAGE_DOWN_MESSAGE);
     expect(await databaseState()).toEqual(before);
@@ -97,7 +109,13 @@ describe("S3 storage goes down while the server runs", () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect(await storageKeys()).toEqual(objectsBefore);
 
-    const retried = await postAdminForm(server.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name: "Malam Akustik", date: "2026-12-01", time: "19:30" }, { poster });
+    const retried = await postAdminForm(
+      server.url,
+      "/eventsAdmin",
+      cookie,
+      { formId: "event", intent: "save-event", name: "Malam Akustik", date: "2026-12-01", time: "19:30" },
+      { poster },
+    );
     expect(retried.status).toBe(200);
     expect(await db().event.count()).toBe(before.events.length + 1);
     await expectStorageConsistent();

@@ -56,9 +56,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two app instances behind a load
     const onB = await fetch(`${b.url}/eventsAdmin`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(onB.status).toBe(200);
 
-    const received = new Promise<{ action: string; records: { name: string; poster: { key: string } }[] }>((resolve) =>
-      socket.once("events:changed", resolve),
-    );
+    const received = new Promise<{ action: string; records: { name: string; poster: { key: string } }[] }>((resolve) => socket.once("events:changed", resolve));
     const upload = await postAdminForm(
       a.url,
       "/eventsAdmin",

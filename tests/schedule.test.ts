@@ -93,7 +93,9 @@ describe("programme schedule", () => {
     socket.on("schedule:changed", (change) => heard.push(change));
     await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
     const crew = await db().storedFile.create({ data: { key: "images/host.webp", contentType: "image/webp", size: 1, checksum: "h".repeat(64) } });
-    const host = await db().crewMember.create({ data: { name: "Dewi", age: 30, email: "dewi@example.com", jobTitle: "Host", address: "-", bio: "-", imageId: crew.id } });
+    const host = await db().crewMember.create({
+      data: { name: "Dewi", age: 30, email: "dewi@example.com", jobTitle: "Host", address: "-", bio: "-", imageId: crew.id },
+    });
 
     const create = await postAdminForm(server.url, "/schedule-admin", cookie, {
       formId: "show-form",
@@ -107,7 +109,15 @@ describe("programme schedule", () => {
     const show = await db().show.findUniqueOrThrow({ where: { slug: "morning-drive" }, include: { hosts: true } });
     expect(show.hosts.map((h) => h.crewMemberId)).toEqual([host.id]);
 
-    const edit = await postAdminForm(server.url, "/schedule-admin", cookie, { formId: "show-form", intent: "save-show", id: show.id, name: "Morning Drive", slug: "morning-drive", description: "Wake up!", colour: "#ff8800" });
+    const edit = await postAdminForm(server.url, "/schedule-admin", cookie, {
+      formId: "show-form",
+      intent: "save-show",
+      id: show.id,
+      name: "Morning Drive",
+      slug: "morning-drive",
+      description: "Wake up!",
+      colour: "#ff8800",
+    });
     expect(edit.status).toBe(200);
     expect((await db().show.findUniqueOrThrow({ where: { id: show.id }, include: { hosts: true } })).hosts).toEqual([]);
 
@@ -127,9 +137,21 @@ describe("programme schedule", () => {
     const slotRow = await db().showSlot.findFirstOrThrow({ where: { showId: show.id } });
     expect(slotRow.rrule).toBe("FREQ=WEEKLY;BYDAY=MO,TU");
 
-    const cancel = await postAdminForm(server.url, "/schedule-admin", cookie, { formId: "c", intent: "cancel-airing", slotId: slotRow.id, originalStart: "2026-12-01T07:00" });
+    const cancel = await postAdminForm(server.url, "/schedule-admin", cookie, {
+      formId: "c",
+      intent: "cancel-airing",
+      slotId: slotRow.id,
+      originalStart: "2026-12-01T07:00",
+    });
     expect(cancel.status).toBe(200);
-    const move = await postAdminForm(server.url, "/schedule-admin", cookie, { formId: "m", intent: "move-airing", slotId: slotRow.id, originalStart: "2026-12-07T07:00", newStart: "2026-12-07T09:30", duration: "60" });
+    const move = await postAdminForm(server.url, "/schedule-admin", cookie, {
+      formId: "m",
+      intent: "move-airing",
+      slotId: slotRow.id,
+      originalStart: "2026-12-07T07:00",
+      newStart: "2026-12-07T09:30",
+      duration: "60",
+    });
     expect(move.status).toBe(200);
     const week = (await listAirings(new Date("2026-11-30T00:00:00Z"), new Date("2026-12-09T00:00:00Z"))).filter((a) => a.slug === "morning-drive");
     expect(week.map((a) => [a.start.toISOString(), a.moved])).toEqual([
@@ -148,14 +170,51 @@ describe("programme schedule", () => {
       { formId: "show-form", intent: "save-show", name: "Ghost host", "host-nope": "on" },
       { formId: "show-form", intent: "save-show", id: "missing", name: "Gone" },
       { formId: "slot-form", intent: "save-slot", showId: show.id, kind: "weekly", startDate: "2026-11-01", startTime: "07:00", duration: "60" },
-      { formId: "slot-form", intent: "save-slot", showId: show.id, kind: "weekly", "day-MO": "on", startDate: "2026-02-30", startTime: "07:00", duration: "60" },
-      { formId: "slot-form", intent: "save-slot", showId: show.id, kind: "weekly", "day-MO": "on", startDate: "2026-11-01", startTime: "25:00", duration: "60" },
+      {
+        formId: "slot-form",
+        intent: "save-slot",
+        showId: show.id,
+        kind: "weekly",
+        "day-MO": "on",
+        startDate: "2026-02-30",
+        startTime: "07:00",
+        duration: "60",
+      },
+      {
+        formId: "slot-form",
+        intent: "save-slot",
+        showId: show.id,
+        kind: "weekly",
+        "day-MO": "on",
+        startDate: "2026-11-01",
+        startTime: "25:00",
+        duration: "60",
+      },
       { formId: "slot-form", intent: "save-slot", showId: show.id, kind: "once", startDate: "2026-11-01", startTime: "07:00", duration: "0" },
-      { formId: "slot-form", intent: "save-slot", showId: show.id, kind: "weekly", "day-MO": "on", startDate: "2026-11-01", startTime: "10:00", duration: "60", endDate: "2026-10-01" },
+      {
+        formId: "slot-form",
+        intent: "save-slot",
+        showId: show.id,
+        kind: "weekly",
+        "day-MO": "on",
+        startDate: "2026-11-01",
+        startTime: "10:00",
+        duration: "60",
+        endDate: "2026-10-01",
+      },
       { formId: "slot-form", intent: "save-slot", showId: "missing", kind: "once", startDate: "2026-11-01", startTime: "03:00", duration: "60" },
-      { formId: "slot-form", intent: "save-slot", slotId: slotRow.id, kind: "weekly", "day-SU": "on", startDate: "2026-11-01", startTime: "20:30", duration: "60" },
+      {
+        formId: "slot-form",
+        intent: "save-slot",
+        slotId: slotRow.id,
+        kind: "weekly",
+        "day-SU": "on",
+        startDate: "2026-11-01",
+        startTime: "20:30",
+        duration: "60",
+      },
       { formId: "c", intent: "cancel-airing", slotId: slotRow.id, originalStart: "2026-12-02T07:00" },
-      { formId: "c", intent: "cancel-airing", slotId: slotRow.id, originalStart: "'; DROP TABLE \"Show\"; --" },
+      { formId: "c", intent: "cancel-airing", slotId: slotRow.id, originalStart: '\'; DROP TABLE "Show"; --' },
       { formId: "c", intent: "cancel-airing", slotId: "missing", originalStart: "2026-12-01T07:00" },
       { formId: "m", intent: "move-airing", slotId: slotRow.id, originalStart: "2026-12-14T07:00", newStart: "2026-12-13T20:30", duration: "60" },
       { formId: "m", intent: "move-airing", slotId: slotRow.id, originalStart: "2026-12-14T07:00", newStart: "tomorrow", duration: "60" },
@@ -256,7 +315,9 @@ describe("programme schedule", () => {
   it("a show's page lists its next airings and links its hosts to their crew profile", async () => {
     const show = await db().show.findUniqueOrThrow({ where: { slug: jazzSlug } });
     const image = await db().storedFile.create({ data: { key: "images/host2.webp", contentType: "image/webp", size: 1, checksum: "i".repeat(64) } });
-    const host = await db().crewMember.create({ data: { name: "Rama", age: 40, email: "rama@example.com", jobTitle: "Host", address: "-", bio: "-", imageId: image.id } });
+    const host = await db().crewMember.create({
+      data: { name: "Rama", age: 40, email: "rama@example.com", jobTitle: "Host", address: "-", bio: "-", imageId: image.id },
+    });
     await db().showHost.create({ data: { showId: show.id, crewMemberId: host.id, position: 0 } });
     const html = await (await fetch(`${server.url}/shows/${jazzSlug}`)).text();
     expect(html).toContain("Late, slow, blue.");

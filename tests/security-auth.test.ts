@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { vi } from "vitest";
 import { ADMIN_PIN_PAUSED, ADMIN_PIN_STATION_CEILING, PIN_ATTEMPTS } from "~/models/pin-entry.server";
-import { SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_ATTEMPTS } from "~/services/auth.server";
+import { SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_ATTEMPTS } from "~/auth.server";
 import { db } from "~/services/db.server";
 import { startTestServer, type TestServer } from "./helpers/server";
 
@@ -27,8 +27,10 @@ describe("PIN, sign-in and redirect attacks", () => {
       headers: { "X-Forwarded-For": address, ...(cookie ? { Cookie: cookie } : {}) },
       redirect: "manual",
     });
-  const pin = (address: string, kind: "admin" | "public", value: string, extra: Record<string, string> = {}) => post("/pin", address, { kind, pin: value, ...extra });
-  const signIn = (address: string, email: string, password: string, extra: Record<string, string> = {}) => post("/login", address, { email, password, ...extra });
+  const pin = (address: string, kind: "admin" | "public", value: string, extra: Record<string, string> = {}) =>
+    post("/pin", address, { kind, pin: value, ...extra });
+  const signIn = (address: string, email: string, password: string, extra: Record<string, string> = {}) =>
+    post("/login", address, { email, password, ...extra });
   const cookieOf = (response: Response) => response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
   /** Where a browser goes after this answer (it resolves Location the WHATWG way, stripping tabs and newlines). */
   const destination = (response: Response) => new URL(response.headers.get("Location") ?? "", server.url);

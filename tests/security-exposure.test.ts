@@ -69,7 +69,14 @@ describe("what anonymous callers can learn or cost", () => {
     try {
       const [audio, cover] = await Promise.all(["audio/episode-1.mp3", "covers/cover-01.jpg"].map((file) => fs.readFile(path.join(SEED, file))));
       const form = new FormData();
-      for (const [name, value] of Object.entries({ formId: "episode-form", intent: "save-episode", title: "Secret Christmas Special", description: "Not yet.", publishedAt: "2099-12-24T20:00" })) form.set(name, value);
+      for (const [name, value] of Object.entries({
+        formId: "episode-form",
+        intent: "save-episode",
+        title: "Secret Christmas Special",
+        description: "Not yet.",
+        publishedAt: "2099-12-24T20:00",
+      }))
+        form.set(name, value);
       form.set("audio", new Blob([new Uint8Array(audio)]), "episode.mp3");
       form.set("cover", new Blob([new Uint8Array(cover)]), "cover.jpg");
       const response = await fetch(`${server.url}/episodes-admin`, { method: "POST", body: form, headers: { Cookie: admin } });
@@ -107,7 +114,12 @@ describe("what anonymous callers can learn or cost", () => {
 
   it("serves /metrics only to loopback callers no proxy relayed, or with METRICS_TOKEN", async () => {
     expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
-    const relayed: Record<string, string>[] = [{ "X-Forwarded-For": "203.0.113.9" }, { Forwarded: "for=203.0.113.9" }, { "X-Forwarded-For": "203.0.113.9", Authorization: "Bearer wrong" }, { "X-Forwarded-For": "1.2.3.4", Authorization: "Basic metrics-token-for-tests" }];
+    const relayed: Record<string, string>[] = [
+      { "X-Forwarded-For": "203.0.113.9" },
+      { Forwarded: "for=203.0.113.9" },
+      { "X-Forwarded-For": "203.0.113.9", Authorization: "Bearer wrong" },
+      { "X-Forwarded-For": "1.2.3.4", Authorization: "Basic metrics-token-for-tests" },
+    ];
     for (const headers of relayed) {
       const refused = await fetch(`${server.url}/metrics`, { headers });
       expect(refused.status, JSON.stringify(headers)).toBe(404);

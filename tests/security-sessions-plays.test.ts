@@ -41,7 +41,12 @@ describe("plays and listener sessions", () => {
     expect(cookie).toMatch(/^__session=/);
   }
   async function signIn(email: string, cookie?: string) {
-    const { response, cookie: next } = await request("/login", { method: "POST", cookie, address: newAddress(), body: new URLSearchParams({ email, password: PASSWORD }) });
+    const { response, cookie: next } = await request("/login", {
+      method: "POST",
+      cookie,
+      address: newAddress(),
+      body: new URLSearchParams({ email, password: PASSWORD }),
+    });
     expect(response.status).toBe(302);
     return next!;
   }
@@ -53,10 +58,14 @@ describe("plays and listener sessions", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ TRUST_PROXY: "1" });
-    const cover = await db().storedFile.create({ data: { key: "images/s-cover.webp", contentType: "image/webp", size: 10, checksum: "c".repeat(64), width: 400, height: 400 } });
+    const cover = await db().storedFile.create({
+      data: { key: "images/s-cover.webp", contentType: "image/webp", size: 10, checksum: "c".repeat(64), width: 400, height: 400 },
+    });
     const audio = await db().storedFile.create({ data: { key: "audio/s.mp3", contentType: "audio/mpeg", size: 10, checksum: "a".repeat(64) } });
     const create = (title: string, durationSeconds: number) =>
-      db().podcastEpisode.create({ data: { title, description: "-", coverId: cover.id, audioId: audio.id, durationSeconds, publishedAt: new Date(Date.now() - 60_000) } });
+      db().podcastEpisode.create({
+        data: { title, description: "-", coverId: cover.id, audioId: audio.id, durationSeconds, publishedAt: new Date(Date.now() - 60_000) },
+      });
     episode = (await create("Long Episode", 1800)).id;
     shortEpisode = (await create("Jingle", 20)).id;
     const registered = await request("/register", {

@@ -120,7 +120,13 @@ describe("soak", () => {
           n++;
           const name = `Soak Event ${n}`;
           const color = `#${((n * 2654435761) >>> 8).toString(16).padStart(6, "0").slice(-6)}`;
-          const response = await postAdminForm(server.url, "/eventsAdmin", cookie, { formId: "event", intent: "save-event", name, date: "2026-12-01", time: "19:30" }, { poster: await testImage(color, 320, 400) });
+          const response = await postAdminForm(
+            server.url,
+            "/eventsAdmin",
+            cookie,
+            { formId: "event", intent: "save-event", name, date: "2026-12-01", time: "19:30" },
+            { poster: await testImage(color, 320, 400) },
+          );
           if (response.status === 200) created.push(name);
           else failures.push(`save-event ${name}: HTTP ${response.status}`);
           await response.text();
@@ -134,7 +140,12 @@ describe("soak", () => {
           if (n % 4 === 0) {
             const oldest = created.find((event) => !deleted.includes(event))!;
             const row = await db().event.findUnique({ where: { name: oldest } });
-            const removal = await postAdminForm(server.url, "/eventsAdmin", cookie, { formId: `delete-${row?.id}`, intent: "delete-event", id: row?.id ?? "", name: oldest });
+            const removal = await postAdminForm(server.url, "/eventsAdmin", cookie, {
+              formId: `delete-${row?.id}`,
+              intent: "delete-event",
+              id: row?.id ?? "",
+              name: oldest,
+            });
             if (removal.status === 200) deleted.push(oldest);
             else failures.push(`delete-event ${oldest}: HTTP ${removal.status}`);
             await removal.text();
@@ -154,7 +165,11 @@ describe("soak", () => {
       const eventsPage = await (await fetch(`${server.url}/events?after-soak`)).text();
       for (const name of kept) expect(eventsPage, name).toContain(name);
       const storedEmbeds = await db().embed.findMany({ select: { code: true } });
-      for (const marker of embeds) expect(storedEmbeds.some((embed) => embed.code.includes(marker)), marker).toBe(true);
+      for (const marker of embeds)
+        expect(
+          storedEmbeds.some((embed) => embed.code.includes(marker)),
+          marker,
+        ).toBe(true);
       await expectStorageConsistent();
 
       expect(logged.map((args) => args.map((arg) => (arg instanceof Error ? arg.stack : String(arg))).join(" "))).toEqual([]);

@@ -23,7 +23,14 @@ describe("song history", () => {
     const show = await createShow({ name: "Morning Mix", slug: "morning-mix", description: "", colour: "#123456", hostIds: [] });
     const now = Date.now();
     const slotStart = wallKeyAt(new Date(now - 30 * MINUTE), "America/New_York");
-    const check = validateSlot({ kind: "once", days: [], startDate: slotStart.slice(0, 10), startTime: slotStart.slice(11), durationMinutes: 60, endDate: null });
+    const check = validateSlot({
+      kind: "once",
+      days: [],
+      startDate: slotStart.slice(0, 10),
+      startTime: slotStart.slice(11),
+      durationMinutes: 60,
+      endDate: null,
+    });
     if (!check.ok) throw new Error(check.error);
     await createSlot(show.id, check.value);
     const socket = connect(server.url, { transports: ["websocket"] });
@@ -95,7 +102,7 @@ describe("song history", () => {
 
   it("keeps spreadsheet formulas out of the CSV and prunes songs older than HISTORY_DAYS", async () => {
     await db().songPlay.deleteMany();
-    await recordSongChange({ title: "=HYPERLINK(\"http://evil\") - x", at: new Date("2026-11-21T12:00:00Z") });
+    await recordSongChange({ title: '=HYPERLINK("http://evil") - x', at: new Date("2026-11-21T12:00:00Z") });
     const cookie = await adminCookie(server.url);
     const csv = await (await fetch(`${server.url}/history.csv?from=2026-11-21&to=2026-11-21`, { headers: { Cookie: cookie } })).text();
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);

@@ -54,7 +54,10 @@ describe("starting the server", () => {
 
     const second = run(env);
     expect(await second.exit).toBe(1);
-    const lines = second.output().split("\n").filter((l) => l.trim() && !l.includes("npm warn"));
+    const lines = second
+      .output()
+      .split("\n")
+      .filter((l) => l.trim() && !l.includes("npm warn"));
     expect(lines).toEqual([`Another server (process ${first.child.pid}) is already using ${dataDir}; stop it first or set another DATA_DIR`]);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
 

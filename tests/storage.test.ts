@@ -3,11 +3,7 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/prom
 import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import {
-  createStorage,
-  InvalidStorageKeyError,
-  type Storage,
-} from "~/services/storage.server";
+import { createStorage, InvalidStorageKeyError, type Storage } from "~/services/storage.server";
 
 import { startS3rver } from "./helpers/s3rver";
 
@@ -52,21 +48,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const ESCAPING_KEYS = [
-  "../x",
-  "a/../../b",
-  "/etc/passwd",
-  "a\\b",
-  "%2e%2e/x",
-  "..",
-  "a/./b",
-  "a//b",
-  "a/",
-  ".hidden",
-  "",
-  "Upper.png",
-  "a".repeat(201),
-];
+const ESCAPING_KEYS = ["../x", "a/../../b", "/etc/passwd", "a\\b", "%2e%2e/x", "..", "a/./b", "a//b", "a/", ".hidden", "", "Upper.png", "a".repeat(201)];
 
 describe.each([
   { kind: "folder", start: startFolderBackend },
@@ -98,15 +80,9 @@ describe.each([
 
   it("reads inclusive byte ranges", async () => {
     await storage.put("range/image.webp", body, "image/webp");
-    expect(await readAll(await storage.read("range/image.webp", { start: 0, end: 99 }))).toEqual(
-      body.subarray(0, 100),
-    );
-    expect(await readAll(await storage.read("range/image.webp", { start: 990, end: 999 }))).toEqual(
-      body.subarray(990),
-    );
-    expect(await readAll(await storage.read("range/image.webp", { start: 5, end: 5 }))).toEqual(
-      body.subarray(5, 6),
-    );
+    expect(await readAll(await storage.read("range/image.webp", { start: 0, end: 99 }))).toEqual(body.subarray(0, 100));
+    expect(await readAll(await storage.read("range/image.webp", { start: 990, end: 999 }))).toEqual(body.subarray(990));
+    expect(await readAll(await storage.read("range/image.webp", { start: 5, end: 5 }))).toEqual(body.subarray(5, 6));
   });
 
   it("overwrites an existing key and changes its etag", async () => {
@@ -138,12 +114,7 @@ describe.each([
     for (const key of keys) await storage.put(key, body, "application/octet-stream");
     expect((await collect(storage.list("list/"))).sort()).toEqual(["list/a.webp", "list/b/c.mp3", "list/b/d.m4a"]);
     expect((await collect(storage.list("list/b/c"))).sort()).toEqual(["list/b/c.mp3"]);
-    expect((await collect(storage.list("list"))).sort()).toEqual([
-      "list/a.webp",
-      "list/b/c.mp3",
-      "list/b/d.m4a",
-      "listing.wav",
-    ]);
+    expect((await collect(storage.list("list"))).sort()).toEqual(["list/a.webp", "list/b/c.mp3", "list/b/d.m4a", "listing.wav"]);
     expect(await collect(storage.list("nothing-here/"))).toEqual([]);
     const all = await collect(storage.list());
     expect(all).toEqual(expect.arrayContaining(keys));
@@ -215,14 +186,10 @@ describe("folder storage", () => {
 describe("s3 storage", () => {
   it("fails to start when the endpoint's port is closed", async () => {
     const endpoint = `http://127.0.0.1:${await closedPort()}`;
-    await expect(
-      createStorage({ s3: { endpoint, accessKey: "x", secretKey: "y", bucket: "media" } }),
-    ).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    await expect(createStorage({ s3: { endpoint, accessKey: "x", secretKey: "y", bucket: "media" } })).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
 
   it("rejects endpoints that are not http(s) URLs", async () => {
-    await expect(
-      createStorage({ s3: { endpoint: "ftp://minio:21", accessKey: "x", secretKey: "y", bucket: "media" } }),
-    ).rejects.toThrow(/http/);
+    await expect(createStorage({ s3: { endpoint: "ftp://minio:21", accessKey: "x", secretKey: "y", bucket: "media" } })).rejects.toThrow(/http/);
   });
 });

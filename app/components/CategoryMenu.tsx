@@ -15,12 +15,7 @@ export function CategoryList({ categories, current, label }: { categories: NewsC
       <ul className="category-chips">
         {categories.map((category) => (
           <li key={category.name}>
-            <Link
-              to={categoryHref(category)}
-              className="category-chip"
-              aria-current={category.name === current ? "page" : undefined}
-              prefetch="intent"
-            >
+            <Link to={categoryHref(category)} className="category-chip" aria-current={category.name === current ? "page" : undefined} prefetch="intent">
               {category.label}
             </Link>
           </li>
@@ -60,9 +55,7 @@ export function CategoryMenu({ categories, current }: { categories: NewsCategory
   return (
     <details className="category-menu" ref={ref}>
       <summary className="button button--ghost category-menu__toggle">
-        <span>
-          Kategori{currentLabel ? <span className="category-menu__current">: {currentLabel}</span> : null}
-        </span>
+        <span>Kategori{currentLabel ? <span className="category-menu__current">: {currentLabel}</span> : null}</span>
         <Icon name="chevronDown" size={20} />
       </summary>
       <ul className="category-menu__list">

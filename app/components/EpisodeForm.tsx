@@ -56,12 +56,10 @@ function AudioPicker({ current, required }: { current: { label: string; url: str
           setChosen(file ? { name: file.name, size: file.size } : null);
         }}
       />
-      {chosen && (
-        <p className="caption episode-audio__chosen">{`${chosen.name} · ${formatSize(chosen.size)}`}</p>
-      )}
+      {chosen && <p className="caption episode-audio__chosen">{`${chosen.name} · ${formatSize(chosen.size)}`}</p>}
       <p id={`${id}-hint`} className="caption">
-        {current ? `Now: ${current.label}. ` : ""}MP3, M4A, WAV, FLAC or AIFF, up to 200 MB. The length is read from the file. WAV, FLAC and AIFF
-        are kept as the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.
+        {current ? `Now: ${current.label}. ` : ""}MP3, M4A, WAV, FLAC or AIFF, up to 200 MB. The length is read from the file. WAV, FLAC and AIFF are kept as
+        the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.
       </p>
       {error && (
         <p id={`${id}-error`} className="form-error">

@@ -32,7 +32,10 @@ export function EpisodePlayer({
   const playing = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.playing, false);
   const buffering = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.buffering, false);
   const livePosition = usePlayerValue((state) => (state.episode?.info.id === episode.id ? Math.floor(state.episode.position) : -1), -1);
-  const duration = usePlayerValue((state) => (state.episode?.info.id === episode.id ? state.episode.duration : episode.durationSeconds), episode.durationSeconds);
+  const duration = usePlayerValue(
+    (state) => (state.episode?.info.id === episode.id ? state.episode.duration : episode.durationSeconds),
+    episode.durationSeconds,
+  );
   const playedInBar = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.played, false);
 
   useEffect(() => {

@@ -71,7 +71,11 @@ export function EpisodeTranscript({ episodeId, currentTime, onSeek }: EpisodeMed
       {needle && <p className="caption" role="status">{`${shown.length} of ${cues.length} lines match`}</p>}
       <ol className="episode-transcript__cues">
         {shown.map(({ cue, index }) => (
-          <li key={index} ref={index === current ? active : undefined} className={index === current ? "episode-transcript__cue is-current" : "episode-transcript__cue"}>
+          <li
+            key={index}
+            ref={index === current ? active : undefined}
+            className={index === current ? "episode-transcript__cue is-current" : "episode-transcript__cue"}
+          >
             <button type="button" onClick={() => onSeek(cue.start)} aria-current={index === current ? "true" : undefined}>
               <span className="episode-transcript__time">{clock(cue.start)}</span> <span>{cue.text}</span>
             </button>

@@ -65,8 +65,8 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
       setBest(moves);
       localStorage.setItem(BEST_KEY, String(moves));
     }
-    // Only when the game is won, not when the best score changes.
-  }, [won]);
+    // Runs again once setBest lands, which changes nothing: the best is then these moves.
+  }, [won, moves, best]);
 
   const turn = (card: Card) => {
     if (won || matched.has(card.pairId) || faceUp.includes(card.slot) || faceUp.length === 2) return;

@@ -11,15 +11,7 @@ export function NewsCard({ post, eager = false }: { post: NewsCardData; eager?: 
           <Icon name="radio" size={36} />
         </span>
         {post.thumbnail && (
-          <img
-            src={post.thumbnail}
-            alt=""
-            width={640}
-            height={360}
-            loading={eager ? "eager" : "lazy"}
-            decoding="async"
-            referrerPolicy="no-referrer"
-          />
+          <img src={post.thumbnail} alt="" width={640} height={360} loading={eager ? "eager" : "lazy"} decoding="async" referrerPolicy="no-referrer" />
         )}
       </div>
       <div className="news-card__body">

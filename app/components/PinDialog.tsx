@@ -45,6 +45,8 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
   }, [fetcher.data]);
 
   return (
+    // A click on the backdrop closes the dialog; the keyboard way is Escape, native to <dialog>.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={dialog}
       className="pin-dialog"

@@ -11,9 +11,7 @@ import { ProfileDrawer } from "./ProfileDrawer";
 export function StationBrand({ station }: { station: StationIdentity }) {
   return (
     <Link to="/listen" className="brand" aria-label={`${station.name} home`}>
-      <span className="brand__mark">
-        {station.logoUrl ? <img src={station.logoUrl} alt="" width={36} height={36} /> : <Icon name="radio" />}
-      </span>
+      <span className="brand__mark">{station.logoUrl ? <img src={station.logoUrl} alt="" width={36} height={36} /> : <Icon name="radio" />}</span>
       <span>{station.name}</span>
     </Link>
   );

@@ -26,7 +26,9 @@ export async function listRecentActivity(limit = 20) {
   });
   return rows.map(({ adminSessionId, adminSession, ...row }) => ({
     ...row,
-    session: adminSessionId ? { label: sessionLabel(adminSessionId), startedAt: adminSession?.createdAt ?? null, clientIp: adminSession?.clientIp ?? null } : null,
+    session: adminSessionId
+      ? { label: sessionLabel(adminSessionId), startedAt: adminSession?.createdAt ?? null, clientIp: adminSession?.clientIp ?? null }
+      : null,
   }));
 }
 

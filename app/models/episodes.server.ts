@@ -75,7 +75,8 @@ export function parseEpisodeId(value: string | undefined): number | null {
 
 // ---------------------------------------------------------------- the admin form
 
-export type EpisodeField = "title" | "description" | "publishedAt" | "audio" | "cover" | "transcript" | "chapters" | "seasonNumber" | "episodeNumber" | "credits";
+export type EpisodeField =
+  "title" | "description" | "publishedAt" | "audio" | "cover" | "transcript" | "chapters" | "seasonNumber" | "episodeNumber" | "credits";
 export type EpisodeFormErrors = Partial<Record<EpisodeField, string>>;
 
 export interface EpisodeInput {
@@ -151,7 +152,9 @@ async function readBounded(data: AsyncIterable<Uint8Array>, limit: number): Prom
 export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost> {
   const post: EpisodeFormPost = { fields: {}, files: {}, errors: {} };
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_AUDIO_BYTES + MAX_IMAGE_BYTES + FIELD_LIMIT) {
-    throw new EpisodeFormRefused(`The upload is too large: audio may be up to ${formatBytes(MAX_AUDIO_BYTES)} and the cover up to ${formatBytes(MAX_IMAGE_BYTES)}.`);
+    throw new EpisodeFormRefused(
+      `The upload is too large: audio may be up to ${formatBytes(MAX_AUDIO_BYTES)} and the cover up to ${formatBytes(MAX_IMAGE_BYTES)}.`,
+    );
   }
   // Refusals wait for the end of the body: a browser shows an answer sent before its upload finished as a dropped connection.
   let refusal: string | null = null;
@@ -164,7 +167,8 @@ export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost
   }
   if (refusal) throw new EpisodeFormRefused(refusal);
   for (const [name, value] of Object.entries(post.fields)) {
-    if (!isPlainText(value)) throw new EpisodeFormRefused(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was saved.`);
+    if (!isPlainText(value))
+      throw new EpisodeFormRefused(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was saved.`);
   }
   return post;
 }
@@ -173,7 +177,8 @@ async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse:
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("multipart/form-data")) {
     if (!type.startsWith("application/x-www-form-urlencoded")) throw new Error("not a form");
-    for (const [name, value] of await readUrlEncoded(request, { maxBytes: 1024 * 1024, maxFields: MAX_PARTS, maxFieldBytes: FIELD_LIMIT })) addField(post, name, value);
+    for (const [name, value] of await readUrlEncoded(request, { maxBytes: 1024 * 1024, maxFields: MAX_PARTS, maxFieldBytes: FIELD_LIMIT }))
+      addField(post, name, value);
     return;
   }
   let parts = 0;
@@ -235,7 +240,14 @@ export function validateEpisode(post: EpisodeFormPost, editing: boolean): Episod
   };
   const seasonNumber = number("seasonNumber", "season");
   const episodeNumber = number("episodeNumber", "episode");
-  const credits = [...new Set((post.fields.credits ?? "").split(",").map((id) => id.trim()).filter(Boolean))];
+  const credits = [
+    ...new Set(
+      (post.fields.credits ?? "")
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (credits.length > 50 || credits.some((id) => !/^[a-z0-9]{1,40}$/i.test(id))) errors.credits = "Choose the credited crew from the list.";
   if (Object.keys(errors).length > 0 || !publishedAt) return { ok: false, errors };
   return {
@@ -266,9 +278,7 @@ export type SaveResult = { ok: true; episode: Episode } | { ok: false; errors: E
  */
 async function uploadEpisodeFiles(
   input: EpisodeInput,
-): Promise<
-  { ok: true; audio: UploadedFile | null; cover: UploadedFile | null; transcript: UploadedFile | null } | { ok: false; errors: EpisodeFormErrors }
-> {
+): Promise<{ ok: true; audio: UploadedFile | null; cover: UploadedFile | null; transcript: UploadedFile | null } | { ok: false; errors: EpisodeFormErrors }> {
   let audio: UploadedFile | null = null;
   let transcript: UploadedFile | null = null;
   try {

@@ -18,7 +18,10 @@ export async function listFavoriteEpisodes(userId: string) {
  * Returns false when the episode does not exist (or is not published yet).
  */
 export async function setFavorite(userId: string, episodeId: number, favorite: boolean): Promise<boolean> {
-  const episode = await db().podcastEpisode.findFirst({ where: { id: episodeId, publishedAt: { lte: new Date() }, listeningReady: true }, select: { id: true } });
+  const episode = await db().podcastEpisode.findFirst({
+    where: { id: episodeId, publishedAt: { lte: new Date() }, listeningReady: true },
+    select: { id: true },
+  });
   if (!episode) return false;
   if (!favorite) {
     await db().favorite.deleteMany({ where: { userId, episodeId } });

@@ -87,7 +87,8 @@ export async function feedIdentity(requestUrl: string): Promise<FeedIdentity> {
   // Hosts, not origins: behind a TLS-terminating proxy the request itself arrives as http.
   const requestHost = new URL(requestUrl).host;
   const former = formerOrigins(settings);
-  const cameInUnderFormerAddress = canonical !== null && requestHost !== new URL(canonical).host && former.some((origin) => new URL(origin).host === requestHost);
+  const cameInUnderFormerAddress =
+    canonical !== null && requestHost !== new URL(canonical).host && former.some((origin) => new URL(origin).host === requestHost);
   const baseUrl = canonical ?? requestOrigin;
   return {
     guid: settings.get(GUID_KEY)!,
@@ -119,7 +120,8 @@ export class StationEmailError extends Error {
 
 export async function saveStationEmail(text: string, actor: AdminActor): Promise<string> {
   const email = text.trim();
-  if (!EMAIL_PATTERN.test(email)) throw new StationEmailError("Type an email address such as radio@example.org: podcast directories send ownership checks there.");
+  if (!EMAIL_PATTERN.test(email))
+    throw new StationEmailError("Type an email address such as radio@example.org: podcast directories send ownership checks there.");
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: EMAIL_KEY }, create: { key: EMAIL_KEY, value: email }, update: { value: email } });
     await logActivity(tx, actor, "station.email", `Set the podcast owner email ${email}`);

@@ -160,7 +160,9 @@ export async function discardFileIfUnused(file: Pick<StoredFile, "key" | "varian
   try {
     await db().$transaction(
       async (tx) => {
-        const rows = await tx.$queryRaw<{ id: string; artworkSize: number | null }[]>`SELECT "id", "artworkSize" FROM "StoredFile" WHERE "key" = ${file.key} FOR UPDATE`;
+        const rows = await tx.$queryRaw<
+          { id: string; artworkSize: number | null }[]
+        >`SELECT "id", "artworkSize" FROM "StoredFile" WHERE "key" = ${file.key} FOR UPDATE`;
         const row = rows[0];
         if (row && (await isReferenced(tx, row.id))) return;
         const storage = getStorage();

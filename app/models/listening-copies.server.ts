@@ -72,7 +72,13 @@ export async function encodeEpisodeListeningCopy(episodeId: number): Promise<voi
       // Only if the admin did not replace the audio meanwhile.
       const { count } = await tx.podcastEpisode.updateMany({
         where: { id: episodeId, originalAudioId: original.id, listeningReady: false },
-        data: { audioId: file.id, durationSeconds: upload.durationSeconds ?? episode.durationSeconds, listeningReady: true, encodeProgress: 100, encodeError: null },
+        data: {
+          audioId: file.id,
+          durationSeconds: upload.durationSeconds ?? episode.durationSeconds,
+          listeningReady: true,
+          encodeProgress: 100,
+          encodeError: null,
+        },
       });
       return count > 0;
     });

@@ -161,7 +161,9 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
   const follow = (signal: AbortSignal) =>
     options.streamUrl ? followStream(options.streamUrl, signal) : options.demo ? followDemo(options.demo, signal) : Promise.resolve();
 
-  const running = shared ? leadFromOneInstance(options.sharedDatabaseUrl!, follow, (value) => (leading = value), stopping.signal, log) : follow(stopping.signal);
+  const running = shared
+    ? leadFromOneInstance(options.sharedDatabaseUrl!, follow, (value) => (leading = value), stopping.signal, log)
+    : follow(stopping.signal);
   if (shared) io.serverSideEmit(ASK_BETWEEN_INSTANCES);
 
   return async () => {

@@ -37,7 +37,12 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
   if (station.count === ADMIN_PIN_STATION_CEILING) {
     const minutes = Math.ceil(station.retryAfterSeconds / 60);
     await db().$transaction((tx) =>
-      logActivity(tx, SYSTEM_ACTOR, "pin.admin.paused", `Admin PIN entry paused for ${minutes} minutes: ${ADMIN_PIN_STATION_CEILING} wrong admin PINs within an hour (last from ${clientIp}).`),
+      logActivity(
+        tx,
+        SYSTEM_ACTOR,
+        "pin.admin.paused",
+        `Admin PIN entry paused for ${minutes} minutes: ${ADMIN_PIN_STATION_CEILING} wrong admin PINs within an hour (last from ${clientIp}).`,
+      ),
     );
   }
 }

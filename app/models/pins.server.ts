@@ -44,7 +44,9 @@ export async function ensurePins(log: (line: string) => void): Promise<void> {
       skipDuplicates: true,
     });
     if (created.count === 1) {
-      log(`Generated the ${kind === "admin" ? "admin" : "public"} PIN (shown only once, set ${kind === "admin" ? "ADMIN_PIN" : "PUBLIC_PIN"} to choose your own): ${pin}`);
+      log(
+        `Generated the ${kind === "admin" ? "admin" : "public"} PIN (shown only once, set ${kind === "admin" ? "ADMIN_PIN" : "PUBLIC_PIN"} to choose your own): ${pin}`,
+      );
     }
   }
 }

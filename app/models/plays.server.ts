@@ -67,7 +67,9 @@ export async function recordPlay(request: Request, episodeParam: string | undefi
   const now = Date.now();
   if (startedAt === undefined || now - startedAt > DAY_MS) {
     // Only the newest starts are kept, so the session stays small.
-    const kept = Object.entries({ ...starts, [String(episodeId)]: now }).sort((a, b) => b[1] - a[1]).slice(0, KEPT_PLAY_STARTS);
+    const kept = Object.entries({ ...starts, [String(episodeId)]: now })
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, KEPT_PLAY_STARTS);
     session.set("playStarts", Object.fromEntries(kept));
     return { status: "started", setCookie: await storage.commitSession(session) };
   }

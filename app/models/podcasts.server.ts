@@ -89,7 +89,14 @@ export function stationCoverChecksum(): Promise<string> {
   const { name, accentColor } = getStationIdentity();
   const id = `${name}\n${accentColor}`;
   if (!stationCoverChecksums.has(id)) {
-    stationCoverChecksums.set(id, renderStationCover().then(async (png) => createHash("sha256").update((await prepareImage(png)).data).digest("hex")));
+    stationCoverChecksums.set(
+      id,
+      renderStationCover().then(async (png) =>
+        createHash("sha256")
+          .update((await prepareImage(png)).data)
+          .digest("hex"),
+      ),
+    );
   }
   return stationCoverChecksums.get(id)!;
 }
@@ -132,7 +139,10 @@ export interface NewCard {
 export async function addEpisodeCard(input: NewCard, actor: AdminActor) {
   const upload = await uploadImage(input.image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
-    const source = await tx.podcastEpisode.findUnique({ where: { id: input.audioFromEpisodeId }, select: { audioId: true, durationSeconds: true, listeningReady: true } });
+    const source = await tx.podcastEpisode.findUnique({
+      where: { id: input.audioFromEpisodeId },
+      select: { audioId: true, durationSeconds: true, listeningReady: true },
+    });
     if (!source) throw new UploadError("The episode whose audio the card should play no longer exists.");
     // Its audio is still the lossless original until the listening copy exists.
     if (!source.listeningReady) throw new UploadError("That episode's listening copy is still being encoded: add the card once the episode is published.");

@@ -32,7 +32,11 @@ function skippedStarts(slot: Parameters<typeof slotAirsAt>[0] & { exdates: strin
 }
 
 const compact = (wall: string) => wall.replace(/[-:]/g, "") + "00";
-const utc = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const utc = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 
 /** The whole programme (no slug) or one show's airings as an iCalendar document. */
 export async function buildScheduleCalendar(baseUrl: string, slug?: string): Promise<string | null> {
@@ -46,7 +50,9 @@ export async function buildScheduleCalendar(baseUrl: string, slug?: string): Pro
       name: true,
       description: true,
       updatedAt: true,
-      slots: { select: { id: true, startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, exdates: true, updatedAt: true, moves: true } },
+      slots: {
+        select: { id: true, startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, exdates: true, updatedAt: true, moves: true },
+      },
     },
   });
   if (slug && shows.length === 0) return null;
@@ -57,7 +63,9 @@ export async function buildScheduleCalendar(baseUrl: string, slug?: string): Pro
     return wallKeyAt(instant, timeZone) === wall ? `DTSTART;TZID=${timeZone}:${compact(wall)}` : `DTSTART:${utc(instant)}`;
   };
   const name = slug ? `${shows[0].name} · ${station.name}` : `${station.name} programme`;
-  const years = shows.flatMap((show) => show.slots.flatMap((slot) => [Number(slot.startDate.slice(0, 4)), ...slot.moves.map((move) => Number(move.newStart.slice(0, 4)))]));
+  const years = shows.flatMap((show) =>
+    show.slots.flatMap((slot) => [Number(slot.startDate.slice(0, 4)), ...slot.moves.map((move) => Number(move.newStart.slice(0, 4)))]),
+  );
   const now = new Date().getUTCFullYear();
   const first = Math.min(now, ...years);
   const last = now + ZONE_YEARS_AHEAD;

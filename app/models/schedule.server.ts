@@ -26,7 +26,15 @@ export class ScheduleError extends UploadError {
 
 export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
-export const WEEKDAY_NAMES: Record<Weekday, string> = { MO: "Monday", TU: "Tuesday", WE: "Wednesday", TH: "Thursday", FR: "Friday", SA: "Saturday", SU: "Sunday" };
+export const WEEKDAY_NAMES: Record<Weekday, string> = {
+  MO: "Monday",
+  TU: "Tuesday",
+  WE: "Wednesday",
+  TH: "Thursday",
+  FR: "Friday",
+  SA: "Saturday",
+  SU: "Sunday",
+};
 
 const MAX_DURATION_MINUTES = 24 * 60;
 // Overlaps are checked over this many days from the slot's first future airing: a weekly pattern repeats well within it.
@@ -95,7 +103,12 @@ function ruleFor(slot: RuleSlot, fromFloating: number): RRule | null {
     const options = RRule.parseString(slot.rrule);
     const until = slot.endDate ? floatingMs(parseWallKey(`${slot.endDate}T23:59`)!) : null;
     const simpleWeekly = options.freq === RRule.WEEKLY && !options.count && !options.bysetpos;
-    parsed = { options, dtstart: floatingMs(parseWallKey(`${slot.startDate}T${slot.startTime}`)!), until, periodMs: simpleWeekly ? (options.interval ?? 1) * WEEK_MS : null };
+    parsed = {
+      options,
+      dtstart: floatingMs(parseWallKey(`${slot.startDate}T${slot.startTime}`)!),
+      until,
+      periodMs: simpleWeekly ? (options.interval ?? 1) * WEEK_MS : null,
+    };
     if (ruleCache.size > 5000) ruleCache.clear();
     ruleCache.set(key, parsed);
   }
@@ -127,7 +140,9 @@ function bucketStarts(slot: RuleSlot, bucket: number): number[] {
   let starts = bucketCache.get(key);
   if (!starts) {
     const from = bucket * BUCKET_MS;
-    starts = ruleFor(slot, from)!.between(new Date(from), new Date(from + BUCKET_MS - 1), true).map((date) => date.getTime());
+    starts = ruleFor(slot, from)!
+      .between(new Date(from), new Date(from + BUCKET_MS - 1), true)
+      .map((date) => date.getTime());
     if (bucketCache.size > 50_000) bucketCache.clear();
     bucketCache.set(key, starts);
   }
@@ -156,7 +171,8 @@ export function expandAirings(shows: ProgrammeShow[], from: Date, to: Date, time
       const push = (wallMs: number, originalStart: string, minutes: number, moved: boolean) => {
         const start = instantOfFloating(wallMs, timeZone);
         const end = start + minutes * 60_000;
-        if (end > fromMs && start < toMs) airings.push({ ...base, slotId: slot.id, start: new Date(start), end: new Date(end), originalStart, moved, special: !slot.rrule });
+        if (end > fromMs && start < toMs)
+          airings.push({ ...base, slotId: slot.id, start: new Date(start), end: new Date(end), originalStart, moved, special: !slot.rrule });
       };
       for (const wallMs of ruleStarts(slot, fromFloating, toFloating)) {
         const wall = wallKeyOfFloating(wallMs);
@@ -238,7 +254,9 @@ export interface SlotInput {
   endDate: string | null;
 }
 
-export type SlotCheck = { ok: true; value: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null } } | { ok: false; error: string };
+export type SlotCheck =
+  | { ok: true; value: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null } }
+  | { ok: false; error: string };
 
 function isDate(value: string): boolean {
   return parseWallKey(`${value}T00:00`) !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -268,7 +286,13 @@ export function validateSlot(input: SlotInput): SlotCheck {
   }
   return {
     ok: true,
-    value: { startDate: input.startDate, startTime: input.startTime, durationMinutes: input.durationMinutes, rrule: `FREQ=WEEKLY;BYDAY=${days.join(",")}`, endDate: input.endDate },
+    value: {
+      startDate: input.startDate,
+      startTime: input.startTime,
+      durationMinutes: input.durationMinutes,
+      rrule: `FREQ=WEEKLY;BYDAY=${days.join(",")}`,
+      endDate: input.endDate,
+    },
   };
 }
 
@@ -281,7 +305,16 @@ export function slotDays(rrule: string | null): Weekday[] {
 // ---------------------------------------------------------------- overlap
 
 const whenFormat = (timeZone: string) =>
-  new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone });
+  new Intl.DateTimeFormat("en-GB", {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  });
 
 /**
  * Refuses a programme in which two airings overlap in the next
@@ -348,7 +381,10 @@ export async function updateSlot(slotId: string, slot: Extract<SlotCheck, { ok: 
 
 export async function deleteSlot(slotId: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
   await db().$transaction(async (tx) => {
-    const slot = await tx.showSlot.findUnique({ where: { id: slotId }, select: { startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, show: { select: { name: true } } } });
+    const slot = await tx.showSlot.findUnique({
+      where: { id: slotId },
+      select: { startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, show: { select: { name: true } } },
+    });
     if (!slot) throw new ScheduleError("That time slot no longer exists.");
     await tx.showSlot.delete({ where: { id: slotId } });
     await logActivity(tx, actor, "schedule.slot-deleted", `Removed "${slot.show.name}" ${describeSlot(slot)}`);
@@ -388,7 +424,13 @@ export async function cancelAiring(slotId: string, originalStart: string, actor:
 }
 
 /** Moves one airing to another wall-clock time (EXDATE for the original, an extra date for the new one). */
-export async function moveAiring(slotId: string, originalStart: string, newStart: string, durationMinutes: number, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
+export async function moveAiring(
+  slotId: string,
+  originalStart: string,
+  newStart: string,
+  durationMinutes: number,
+  actor: AdminActor = SYSTEM_ACTOR,
+): Promise<void> {
   const target = parseWallKey(newStart);
   if (!target) throw new ScheduleError("The new time must be a date and time.");
   if (parseDuration(String(durationMinutes)) === null) throw new ScheduleError("The duration must be between 5 and 1440 minutes.");
@@ -416,7 +458,9 @@ export async function moveAiring(slotId: string, originalStart: string, newStart
 /** A slot in words, for the activity log and the admin list. */
 export function describeSlot(slot: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null }): string {
   if (!slot.rrule) return `once on ${slot.startDate} at ${slot.startTime} for ${slot.durationMinutes} min`;
-  const days = slotDays(slot.rrule).map((day) => WEEKDAY_NAMES[day]).join(", ");
+  const days = slotDays(slot.rrule)
+    .map((day) => WEEKDAY_NAMES[day])
+    .join(", ");
   return `every ${days} at ${slot.startTime} for ${slot.durationMinutes} min, from ${slot.startDate}${slot.endDate ? ` to ${slot.endDate}` : ""}`;
 }
 

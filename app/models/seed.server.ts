@@ -36,7 +36,9 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
     if (!uploads.has(file)) {
       uploads.set(
         file,
-        fs.readFile(path.join(dir, file)).then((bytes) => (kind === "image" ? uploadImage(bytes, folder, { artwork: artwork(folder) }) : uploadAudio(bytes, folder))),
+        fs
+          .readFile(path.join(dir, file))
+          .then((bytes) => (kind === "image" ? uploadImage(bytes, folder, { artwork: artwork(folder) }) : uploadAudio(bytes, folder))),
       );
     }
     return uploads.get(file)!;

@@ -12,7 +12,16 @@ const showSelect = {
   colour: true,
   hosts: { select: { crewMember: { select: { id: true, name: true, jobTitle: true } } }, orderBy: { position: "asc" } },
   slots: {
-    select: { id: true, startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, exdates: true, moves: { select: { originalStart: true, newStart: true, durationMinutes: true } } },
+    select: {
+      id: true,
+      startDate: true,
+      startTime: true,
+      durationMinutes: true,
+      rrule: true,
+      endDate: true,
+      exdates: true,
+      moves: { select: { originalStart: true, newStart: true, durationMinutes: true } },
+    },
     orderBy: [{ startDate: "asc" }, { startTime: "asc" }],
   },
 } satisfies Prisma.ShowSelect;
@@ -51,9 +60,13 @@ export function slugify(text: string): string {
 }
 
 /** Checks the show form; the slug is made from the name when left empty. */
-export function validateShow(values: { name: string; slug: string; description: string; colour: string; hostIds: string[] }):
-  | { ok: true; value: ShowInput }
-  | { ok: false; errors: Partial<Record<ShowField, string>> } {
+export function validateShow(values: {
+  name: string;
+  slug: string;
+  description: string;
+  colour: string;
+  hostIds: string[];
+}): { ok: true; value: ShowInput } | { ok: false; errors: Partial<Record<ShowField, string>> } {
   const errors: Partial<Record<ShowField, string>> = {};
   const name = values.name.trim().replace(/\s+/g, " ");
   if (!name) errors.name = "Give the show a name.";

@@ -41,11 +41,14 @@ function toSong(row: SongRow): Song {
 
 /** Stream titles arrive with stray whitespace and control characters; keep one clean line. */
 export function cleanStreamTitle(title: string): string {
-  return title
-    .replace(/[\u0000-\u001F\u007F]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, MAX_TITLE_LENGTH);
+  return (
+    title
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
+      .replace(/[\u0000-\u001F\u007F]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, MAX_TITLE_LENGTH)
+  );
 }
 
 /** "Artist - Title" (the ICY StreamTitle convention) split in two; otherwise all title. */
@@ -164,7 +167,16 @@ export function songHistoryCsv(from: Date, to: Date, timeZone: string): Readable
   const encoder = new TextEncoder();
   let after: HistoryCursor | null = null;
   let headerSent = false;
-  const local = new Intl.DateTimeFormat("sv-SE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  const local = new Intl.DateTimeFormat("sv-SE", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  });
   return new ReadableStream({
     async pull(controller) {
       if (!headerSent) {

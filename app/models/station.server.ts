@@ -20,9 +20,7 @@ export function webAppManifest() {
     display: "standalone",
     background_color: "#0b0b12",
     theme_color: station.accentColor,
-    icons: isSvg
-      ? [{ src: icon, sizes: "any", type: "image/svg+xml", purpose: "any" }]
-      : [{ src: icon, sizes: "512x512", purpose: "any" }],
+    icons: isSvg ? [{ src: icon, sizes: "any", type: "image/svg+xml", purpose: "any" }] : [{ src: icon, sizes: "512x512", purpose: "any" }],
   };
 }
 

@@ -53,9 +53,7 @@ export interface RegistrationInput {
   conPassword: string;
 }
 
-export type RegistrationResult =
-  | { ok: true; user: PublicUser }
-  | { ok: false; status: 400 | 409 | 429; msg: string };
+export type RegistrationResult = { ok: true; user: PublicUser } | { ok: false; status: 400 | 409 | 429; msg: string };
 
 /** Reads the four registration fields (form post or the old JSON API); anything missing is "". */
 export function readRegistration(source: FormData | Record<string, unknown>): RegistrationInput {

@@ -100,7 +100,7 @@ export default function CrewAdmin() {
             <ul className="admin-list">
               {members.map((member) => (
                 <li key={member.id} className="admin-list__item">
-                  <img className="admin-list__thumb" src={mediaUrlFor(member.image, 320)} alt={`Photo of ${member.name}`} width={64} height={64} loading="lazy" />
+                  <img className="admin-list__thumb" src={mediaUrlFor(member.image, 320)} alt={member.name} width={64} height={64} loading="lazy" />
                   <div className="admin-list__text">
                     <p className="admin-list__title">{member.name}</p>
                     <p className="caption">
@@ -111,7 +111,12 @@ export default function CrewAdmin() {
                     <Link to={`?edit=${member.id}`} className="button button--ghost">
                       Edit<span className="visually-hidden"> {member.name}</span>
                     </Link>
-                    <AdminForm formId={`delete-${member.id}`} intent="delete-member" hidden={{ id: member.id, name: member.name }} confirm={`Delete ${member.name} from the crew?`}>
+                    <AdminForm
+                      formId={`delete-${member.id}`}
+                      intent="delete-member"
+                      hidden={{ id: member.id, name: member.name }}
+                      confirm={`Delete ${member.name} from the crew?`}
+                    >
                       <SubmitButton pendingLabel="Deleting…" variant="danger">
                         Delete<span className="visually-hidden"> {member.name}</span>
                       </SubmitButton>

@@ -8,8 +8,7 @@ import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `CREW · ${data.stationName}` : "CREW" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `CREW · ${data.stationName}` : "CREW" }]);
 
 export async function loader() {
   const [members, images] = await Promise.all([listCrewMembers(), listCrewImages()]);
@@ -79,7 +78,14 @@ export default function CrewSpin() {
               {`${stationName} CREWS`}
             </h2>
           </div>
-          <ImageSlider images={images} pageSize={1} label={`${stationName} crew gallery`} param="photo" sizes="(min-width: 440px) 400px, 92vw" altPrefix="Crew photo" />
+          <ImageSlider
+            images={images}
+            pageSize={1}
+            label={`${stationName} crew gallery`}
+            param="photo"
+            sizes="(min-width: 440px) 400px, 92vw"
+            altPrefix="Crew photo"
+          />
         </section>
       )}
     </div>

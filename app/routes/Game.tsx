@@ -8,8 +8,7 @@ import { withSiteMeta } from "~/utils/meta";
 
 const PAIRS = 8;
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `Crew Match · ${data.stationName}` : "Game" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `Crew Match · ${data.stationName}` : "Game" }]);
 
 export async function loader() {
   const images = await listCrewImages();

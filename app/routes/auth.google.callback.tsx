@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { finishGoogleSignIn } from "~/services/auth.server";
+import { finishGoogleSignIn } from "~/auth.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return finishGoogleSignIn(request);

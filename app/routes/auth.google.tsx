@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { startGoogleSignIn } from "~/services/auth.server";
+import { startGoogleSignIn } from "~/auth.server";
 
 // 'Sign With Google' posts here; the drawer's 'REGISTER WITH GOOGLE' may link here.
 export function loader({ request }: LoaderFunctionArgs) {

@@ -10,8 +10,7 @@ import { withSiteMeta } from "~/utils/meta";
 
 const PODCAST_PAGE_COUNT = 10;
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `PODCAST · ${data.stationName}` : "PODCAST" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `PODCAST · ${data.stationName}` : "PODCAST" }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [episodes, crew] = await Promise.all([listLatestEpisodes(PODCAST_PAGE_COUNT), crewSliderPage(request, "crew", CREW_PAGE_SIZE)]);

@@ -6,8 +6,7 @@ import { listChartFrames } from "~/models/chart.server";
 import { getStationIdentity } from "~/models/station.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `CHART · ${data.stationName}` : "CHART" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `CHART · ${data.stationName}` : "CHART" }]);
 
 export async function loader() {
   return { frames: await listChartFrames(), stationName: getStationIdentity().name };

@@ -43,7 +43,10 @@ export default function ChartContentAdmin() {
   const { frames, allowedHosts } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");
   return (
-    <AdminPage title="Chart" intro="Paste a player's embed code to add it to the public CHART page. Only the player itself is kept, and it always runs sandboxed.">
+    <AdminPage
+      title="Chart"
+      intro="Paste a player's embed code to add it to the public CHART page. Only the player itself is kept, and it always runs sandboxed."
+    >
       <div className="admin-columns">
         <AdminSection id="embed-add-title" title="Add an embed">
           <AdminForm formId="embed-form" intent="add-embed" className="admin-form" aria-label="Add an embed">
@@ -63,7 +66,11 @@ export default function ChartContentAdmin() {
             </div>
           </AdminForm>
         </AdminSection>
-        <AdminSection id="embed-list-title" title="On the chart" description={`${frames.length} embed${frames.length === 1 ? "" : "s"}, in the order listeners see them.`}>
+        <AdminSection
+          id="embed-list-title"
+          title="On the chart"
+          description={`${frames.length} embed${frames.length === 1 ? "" : "s"}, in the order listeners see them.`}
+        >
           {frames.length === 0 ? (
             <p className="empty-state">
               <Icon name="radio" />

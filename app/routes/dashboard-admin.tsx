@@ -100,7 +100,10 @@ export default function DashboardAdmin() {
   const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress } = useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
   return (
-    <AdminPage title="Dashboard" intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second.">
+    <AdminPage
+      title="Dashboard"
+      intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second."
+    >
       {askStationEmail && <StationEmailPrompt />}
       <div className="admin-columns">
         <AdminSection id="jumbotron-title" title="Jumbotron" collapsible>
@@ -114,7 +117,13 @@ export default function DashboardAdmin() {
             submitLabel="Change jumbotron"
           />
         </AdminSection>
-        <AdminSection id="activity-title" title="Recent changes" description="Every admin change, with the admin session it came from." collapsible defaultOpen={false}>
+        <AdminSection
+          id="activity-title"
+          title="Recent changes"
+          description="Every admin change, with the admin session it came from."
+          collapsible
+          defaultOpen={false}
+        >
           <ActivityList items={activity} timeZone={timeZone} />
         </AdminSection>
       </div>
@@ -153,7 +162,12 @@ export default function DashboardAdmin() {
         <CardImageTiles cards={cards} withDelete={false} />
       </AdminSection>
 
-      <AdminSection id="crew-images-title" collapsible title="Crew slider images" description={`${crewImages.length} images in slider order. A new image is added at the end as the next Crew number.`}>
+      <AdminSection
+        id="crew-images-title"
+        collapsible
+        title="Crew slider images"
+        description={`${crewImages.length} images in slider order. A new image is added at the end as the next Crew number.`}
+      >
         <AdminForm formId="crew-add" intent="add-crew-image" className="admin-form admin-form--inline" aria-label="Add a crew image">
           <ImagePicker name="image" label={`Add a crew image`} aspect="3 / 4" compact />
           <FormStatus />

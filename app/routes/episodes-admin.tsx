@@ -20,7 +20,7 @@ import { listCrewMembers } from "~/models/crew.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
-import { publicBaseUrl } from "~/services/feeds.server";
+import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { formatBytes, oneUploadAtATime } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
 import { mediaUrl, mediaUrlFor } from "~/utils/media";
@@ -48,10 +48,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The listening copy: encoding progress or why it failed, while the episode waits unpublished.
     listening: episode.listeningReady ? null : episode.encodeError ? { error: episode.encodeError } : { progress: episode.encodeProgress },
     original: episode.originalAudio
-      ? { url: mediaUrl(episode.originalAudio), label: `Original ${FORMATS[episode.originalAudio.contentType] ?? "audio"} · ${formatBytes(episode.originalAudio.size)}` }
+      ? {
+          url: mediaUrl(episode.originalAudio),
+          label: `Original ${FORMATS[episode.originalAudio.contentType] ?? "audio"} · ${formatBytes(episode.originalAudio.size)}`,
+        }
       : null,
     artworkNote: artworkNote(episode.cover),
-    transcript: episode.transcript ? { url: mediaUrl(episode.transcript), label: episode.transcript.contentType === "text/vtt" ? "WebVTT transcript" : "SRT transcript" } : null,
+    transcript: episode.transcript
+      ? { url: mediaUrl(episode.transcript), label: episode.transcript.contentType === "text/vtt" ? "WebVTT transcript" : "SRT transcript" }
+      : null,
     chaptersJson: episode.chapters ? JSON.stringify(episode.chapters, null, 1) : "",
     seasonNumber: episode.seasonNumber,
     episodeNumber: episode.episodeNumber,
@@ -65,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     defaultPublishedAt: toDateTimeLocal(now, timeZone),
     timeZone,
     crew,
-    feedUrl: `${(await publicBaseUrl(request))}/podcast.xml`,
+    feedUrl: `${await publicBaseUrl(request)}/podcast.xml`,
   };
 }
 

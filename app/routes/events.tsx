@@ -8,8 +8,7 @@ import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `EVENTS · ${data.stationName}` : "EVENTS" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `EVENTS · ${data.stationName}` : "EVENTS" }]);
 
 // Event dates are calendar dates (stored at UTC midnight); times are already in the station's zone.
 const dateFormat = new Intl.DateTimeFormat("id-ID", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });

@@ -37,10 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerAdminForm(request, {
     "save-event": async ({ fields, files }) => {
       const editing = Boolean(fields.id);
-      const check = validateEvent(
-        { name: fields.name ?? "", date: fields.date ?? "", time: fields.time ?? "" },
-        { hasPoster: Boolean(files.poster), editing },
-      );
+      const check = validateEvent({ name: fields.name ?? "", date: fields.date ?? "", time: fields.time ?? "" }, { hasPoster: Boolean(files.poster), editing });
       if (!check.ok) return { ok: false, message: check.error, errors: check.errors };
       if (editing) {
         const event = await updateEvent(fields.id, { ...check.value, poster: files.poster ?? null }, actor);
@@ -126,7 +123,14 @@ export default function EventsAdmin() {
             <ul className="admin-list">
               {[...events].reverse().map((event) => (
                 <li key={event.id} className="admin-list__item">
-                  <img className="admin-list__thumb admin-list__thumb--poster" src={mediaUrlFor(event.poster, 320)} alt={`Poster for ${event.name}`} width={64} height={80} loading="lazy" />
+                  <img
+                    className="admin-list__thumb admin-list__thumb--poster"
+                    src={mediaUrlFor(event.poster, 320)}
+                    alt={`Poster for ${event.name}`}
+                    width={64}
+                    height={80}
+                    loading="lazy"
+                  />
                   <div className="admin-list__text">
                     <p className="admin-list__title">{event.name}</p>
                     <p className="caption">{event.when}</p>
@@ -135,7 +139,12 @@ export default function EventsAdmin() {
                     <Link to={`?edit=${event.id}`} className="button button--ghost" aria-label={`Edit ${event.name}`}>
                       Edit
                     </Link>
-                    <AdminForm formId={`delete-${event.id}`} intent="delete-event" hidden={{ id: event.id, name: event.name }} confirm={`Delete the event "${event.name}"?`}>
+                    <AdminForm
+                      formId={`delete-${event.id}`}
+                      intent="delete-event"
+                      hidden={{ id: event.id, name: event.name }}
+                      confirm={`Delete the event "${event.name}"?`}
+                    >
                       <SubmitButton pendingLabel="Deleting…" variant="danger">
                         <span aria-hidden="true">Delete</span>
                         <span className="visually-hidden">Delete {event.name}</span>

@@ -6,8 +6,7 @@ import { listFavoriteEpisodes } from "~/models/favorites.server";
 import { getCurrentUser } from "~/models/users.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = ({ matches }) =>
-  withSiteMeta(matches, [{ title: "FAVORITE PODCAST" }]);
+export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "FAVORITE PODCAST" }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);

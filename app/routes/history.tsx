@@ -81,7 +81,9 @@ export default function History() {
                   </time>
                   <span className="song-list__title">{song.title}</span>
                   {song.artist && <span className="song-list__artist">{song.artist}</span>}
-                  {song.show && <span className="song-list__show">{song.show.slug ? <Link to={`/shows/${song.show.slug}`}>{song.show.name}</Link> : song.show.name}</span>}
+                  {song.show && (
+                    <span className="song-list__show">{song.show.slug ? <Link to={`/shows/${song.show.slug}`}>{song.show.name}</Link> : song.show.name}</span>
+                  )}
                 </li>
               ))}
             </ol>

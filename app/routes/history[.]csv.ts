@@ -14,7 +14,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const from = /^\d{4}-\d{2}-\d{2}$/.test(fromDay) ? fromDateTimeLocal(`${fromDay}T00:00`, timeZone) : null;
   const lastDay = /^\d{4}-\d{2}-\d{2}$/.test(toDay) ? fromDateTimeLocal(`${toDay}T00:00`, timeZone) : null;
   if (!from || !lastDay || lastDay < from) {
-    return new Response("Choose a from and a to date (YYYY-MM-DD), the to date not before the from date.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response("Choose a from and a to date (YYYY-MM-DD), the to date not before the from date.", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   // The to date is included: up to the start of the next station day.
   const next = new Date(`${toDay}T00:00:00Z`);

@@ -18,8 +18,7 @@ import { withSiteMeta } from "~/utils/meta";
 const LATEST_PODCAST_COUNT = 5;
 const RECENT_SONG_COUNT = 10;
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `LISTEN · ${data.stationName}` : "LISTEN" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `LISTEN · ${data.stationName}` : "LISTEN" }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [jumbotron, episodes, crew, onAir, recentSongs] = await Promise.all([

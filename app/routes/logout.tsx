@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { signOut, signOutEverywhere } from "~/services/auth.server";
+import { signOut, signOutEverywhere } from "~/auth.server";
 import { readForm } from "~/services/form-body.server";
 import { errorText, logError } from "~/services/log.server";
 

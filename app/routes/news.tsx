@@ -10,14 +10,10 @@ import { getStationIdentity } from "~/models/station.server";
 import { getNewsPage } from "~/services/news.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loadNews> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `NEWS · ${data.stationName}` : "NEWS" }]);
+export const meta: MetaFunction<typeof loadNews> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `NEWS · ${data.stationName}` : "NEWS" }]);
 
 async function loadNews({ request }: LoaderFunctionArgs) {
-  const [news, episodes] = await Promise.all([
-    getNewsPage(new URL(request.url).searchParams.get("category")),
-    listLatestEpisodes(5),
-  ]);
+  const [news, episodes] = await Promise.all([getNewsPage(new URL(request.url).searchParams.get("category")), listLatestEpisodes(5)]);
   return { news, episodes, stationName: getStationIdentity().name };
 }
 

@@ -9,17 +9,13 @@ import { getEpisodeProgress } from "~/models/episode-progress.server";
 import { getPublishedEpisode } from "~/models/podcasts.server";
 import { getCurrentUser } from "~/models/users.server";
 import { getStationIdentity } from "~/models/station.server";
-import { publicBaseUrl } from "~/services/feeds.server";
+import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
-    ? [
-        { title: `${data.episode.title} · ${data.stationName}` },
-        { name: "description", content: data.episode.description },
-        ...episodeShareMeta(data.share),
-      ]
+    ? [{ title: `${data.episode.title} · ${data.stationName}` }, { name: "description", content: data.episode.description }, ...episodeShareMeta(data.share)]
     : [{ title: "Episode not found" }];
 
 export async function loader({ params, request }: LoaderFunctionArgs) {

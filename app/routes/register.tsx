@@ -6,8 +6,7 @@ import { readForm } from "~/services/form-body.server";
 import "~/styles/forms.css";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = ({ matches }) =>
-  withSiteMeta(matches, [{ title: "Register" }]);
+export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "Register" }]);
 
 // The rule lives on the server; the hint shows it.
 export function loader() {

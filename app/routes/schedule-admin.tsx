@@ -44,7 +44,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     shows: shows.map((show) => ({ ...show, slots: show.slots.map((slot) => ({ id: slot.id, text: describeSlot(slot) })) })),
     crew: crew.map((member) => ({ id: member.id, name: member.name })),
     airings: airings.map(toPublicAiring),
-    editShow: editShow && { id: editShow.id, name: editShow.name, slug: editShow.slug, description: editShow.description, colour: editShow.colour, hostIds: editShow.hosts.map((host) => host.crewMember.id) },
+    editShow: editShow && {
+      id: editShow.id,
+      name: editShow.name,
+      slug: editShow.slug,
+      description: editShow.description,
+      colour: editShow.colour,
+      hostIds: editShow.hosts.map((host) => host.crewMember.id),
+    },
     editSlot: editSlot && { ...editSlot, days: slotDays(editSlot.rrule) },
     stationTimeZone: getConfig().stationTimezone,
     today: new Date().toISOString().slice(0, 10),
@@ -61,7 +68,9 @@ export async function action({ request }: ActionFunctionArgs) {
         slug: fields.slug ?? "",
         description: fields.description ?? "",
         colour: fields.colour ?? "",
-        hostIds: Object.keys(fields).filter((name) => name.startsWith("host-")).map((name) => name.slice(5)),
+        hostIds: Object.keys(fields)
+          .filter((name) => name.startsWith("host-"))
+          .map((name) => name.slice(5)),
       });
       if (!check.ok) return { ok: false, message: "Please correct the marked fields.", errors: check.errors };
       if (fields.id) {
@@ -128,13 +137,30 @@ export default function ScheduleAdmin() {
   const minutes = (airing: { start: string; end: string }) => String(Math.round((Date.parse(airing.end) - Date.parse(airing.start)) / 60_000));
 
   return (
-    <AdminPage title="Schedule" intro={`Shows, their weekly time slots and one-off specials, in station time (${stationTimeZone}). Overlapping airings are refused.`}>
+    <AdminPage
+      title="Schedule"
+      intro={`Shows, their weekly time slots and one-off specials, in station time (${stationTimeZone}). Overlapping airings are refused.`}
+    >
       <div className="admin-columns">
         <AdminSection id="show-form-title" title={showEditing ? `Edit ${showEditing.name}` : "Add a show"}>
-          <AdminForm formId="show-form" intent="save-show" hidden={showEditing ? { id: showEditing.id } : undefined} successTo="/schedule-admin" className="admin-form" aria-label={showEditing ? `Edit ${showEditing.name}` : "Add a show"}>
+          <AdminForm
+            formId="show-form"
+            intent="save-show"
+            hidden={showEditing ? { id: showEditing.id } : undefined}
+            successTo="/schedule-admin"
+            className="admin-form"
+            aria-label={showEditing ? `Edit ${showEditing.name}` : "Add a show"}
+          >
             <div key={showEditing?.id ?? "new"} className="admin-form__fields">
               <Field name="name" label="Name" defaultValue={showEditing?.name} maxLength={100} required autoComplete="off" />
-              <Field name="slug" label="Address /shows/…" hint="Leave empty to make it from the name." defaultValue={showEditing?.slug} maxLength={60} autoComplete="off" />
+              <Field
+                name="slug"
+                label="Address /shows/…"
+                hint="Leave empty to make it from the name."
+                defaultValue={showEditing?.slug}
+                maxLength={60}
+                autoComplete="off"
+              />
               <Field name="description" label="Description" multiline rows={4} defaultValue={showEditing?.description} maxLength={4000} />
               <Field name="colour" label="Colour" type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
               <fieldset className="schedule-fieldset">
@@ -142,7 +168,14 @@ export default function ScheduleAdmin() {
                 {crew.length === 0 ? (
                   <p className="caption">Add crew members first (CREW).</p>
                 ) : (
-                  crew.map((member) => <Checkbox key={member.id} name={`host-${member.id}`} label={member.name} defaultChecked={showEditing?.hostIds.includes(member.id) ?? false} />)
+                  crew.map((member) => (
+                    <Checkbox
+                      key={member.id}
+                      name={`host-${member.id}`}
+                      label={member.name}
+                      defaultChecked={showEditing?.hostIds.includes(member.id) ?? false}
+                    />
+                  ))
                 )}
               </fieldset>
             </div>
@@ -158,11 +191,22 @@ export default function ScheduleAdmin() {
           </AdminForm>
         </AdminSection>
 
-        <AdminSection id="slot-form-title" title={slotEditing ? "Edit time slot" : "Add a time slot"} description="Weekly on the chosen days, or once (a special).">
+        <AdminSection
+          id="slot-form-title"
+          title={slotEditing ? "Edit time slot" : "Add a time slot"}
+          description="Weekly on the chosen days, or once (a special)."
+        >
           {shows.length === 0 ? (
             <p className="caption">Add a show first.</p>
           ) : (
-            <AdminForm formId="slot-form" intent="save-slot" hidden={slotEditing ? { slotId: slotEditing.id } : undefined} successTo="/schedule-admin" className="admin-form" aria-label={slotEditing ? "Edit time slot" : "Add a time slot"}>
+            <AdminForm
+              formId="slot-form"
+              intent="save-slot"
+              hidden={slotEditing ? { slotId: slotEditing.id } : undefined}
+              successTo="/schedule-admin"
+              className="admin-form"
+              aria-label={slotEditing ? "Edit time slot" : "Add a time slot"}
+            >
               <div key={slotEditing?.id ?? "new"} className="admin-form__fields">
                 {!slotEditing && (
                   <div className="admin-field">
@@ -216,7 +260,16 @@ export default function ScheduleAdmin() {
         </AdminSection>
       </div>
 
-      <AdminSection id="show-list-title" title="Shows" description={`${shows.length} show${shows.length === 1 ? "" : "s"}.`} actions={<Link to="/schedule" className="button button--ghost">Public schedule</Link>}>
+      <AdminSection
+        id="show-list-title"
+        title="Shows"
+        description={`${shows.length} show${shows.length === 1 ? "" : "s"}.`}
+        actions={
+          <Link to="/schedule" className="button button--ghost">
+            Public schedule
+          </Link>
+        }
+      >
         {shows.length === 0 ? (
           <p className="empty-state">No shows yet.</p>
         ) : (
@@ -235,7 +288,12 @@ export default function ScheduleAdmin() {
                         <Link to={`?slot=${slot.id}`} className="button button--ghost" aria-label={`Edit the slot ${slot.text}`}>
                           Edit
                         </Link>
-                        <AdminForm formId={`delete-slot-${slot.id}`} intent="delete-slot" hidden={{ slotId: slot.id }} confirm={`Remove the time slot "${slot.text}"?`}>
+                        <AdminForm
+                          formId={`delete-slot-${slot.id}`}
+                          intent="delete-slot"
+                          hidden={{ slotId: slot.id }}
+                          confirm={`Remove the time slot "${slot.text}"?`}
+                        >
                           <SubmitButton pendingLabel="Removing…" variant="danger">
                             <span aria-hidden="true">Remove</span>
                             <span className="visually-hidden">Remove the slot {slot.text}</span>
@@ -249,7 +307,12 @@ export default function ScheduleAdmin() {
                   <Link to={`?edit=${show.id}`} className="button button--ghost" aria-label={`Edit ${show.name}`}>
                     Edit
                   </Link>
-                  <AdminForm formId={`delete-${show.id}`} intent="delete-show" hidden={{ id: show.id, name: show.name }} confirm={`Delete the show "${show.name}" and all its time slots?`}>
+                  <AdminForm
+                    formId={`delete-${show.id}`}
+                    intent="delete-show"
+                    hidden={{ id: show.id, name: show.name }}
+                    confirm={`Delete the show "${show.name}" and all its time slots?`}
+                  >
                     <SubmitButton pendingLabel="Deleting…" variant="danger">
                       <span aria-hidden="true">Delete</span>
                       <span className="visually-hidden">Delete {show.name}</span>
@@ -280,21 +343,48 @@ export default function ScheduleAdmin() {
                     </p>
                   </div>
                   <div className="admin-list__actions">
-                    <AdminForm formId={`move-${key}`} intent="move-airing" hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }} className="admin-form--inline" aria-label={`Move ${label}`}>
+                    <AdminForm
+                      formId={`move-${key}`}
+                      intent="move-airing"
+                      hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }}
+                      className="admin-form--inline"
+                      aria-label={`Move ${label}`}
+                    >
                       <label className="visually-hidden" htmlFor={`move-${key}-start`}>
                         New start of {label}
                       </label>
-                      <input id={`move-${key}-start`} type="datetime-local" name="newStart" className="admin-input" defaultValue={airing.originalStart} required />
+                      <input
+                        id={`move-${key}-start`}
+                        type="datetime-local"
+                        name="newStart"
+                        className="admin-input"
+                        defaultValue={airing.originalStart}
+                        required
+                      />
                       <label className="visually-hidden" htmlFor={`move-${key}-duration`}>
                         Minutes
                       </label>
-                      <input id={`move-${key}-duration`} type="number" name="duration" className="admin-input schedule-admin__minutes" min={5} max={1440} defaultValue={minutes(airing)} required />
+                      <input
+                        id={`move-${key}-duration`}
+                        type="number"
+                        name="duration"
+                        className="admin-input schedule-admin__minutes"
+                        min={5}
+                        max={1440}
+                        defaultValue={minutes(airing)}
+                        required
+                      />
                       <SubmitButton pendingLabel="Moving…" variant="ghost">
                         <span aria-hidden="true">Move</span>
                         <span className="visually-hidden">Move {label}</span>
                       </SubmitButton>
                     </AdminForm>
-                    <AdminForm formId={`cancel-${key}`} intent="cancel-airing" hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }} confirm={`Cancel ${label}?`}>
+                    <AdminForm
+                      formId={`cancel-${key}`}
+                      intent="cancel-airing"
+                      hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }}
+                      confirm={`Cancel ${label}?`}
+                    >
                       <SubmitButton pendingLabel="Cancelling…" variant="danger">
                         <span aria-hidden="true">Cancel</span>
                         <span className="visually-hidden">Cancel {label}</span>
@@ -308,7 +398,11 @@ export default function ScheduleAdmin() {
         )}
       </AdminSection>
 
-      <AdminSection id="history-export-title" title="Song history export" description="Every song played between two dates (station time), as CSV for licensing reports.">
+      <AdminSection
+        id="history-export-title"
+        title="Song history export"
+        description="Every song played between two dates (station time), as CSV for licensing reports."
+      >
         <form method="get" action="/history.csv" className="admin-form admin-form--inline">
           <label htmlFor="export-from" className="admin-label">
             From

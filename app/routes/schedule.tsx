@@ -7,7 +7,7 @@ import { useLiveData } from "~/hooks/useRealtime";
 import { listAirings, toPublicAiring, type PublicAiring } from "~/models/schedule.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
-import { publicBaseUrl } from "~/services/feeds.server";
+import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 import { dayKeyAt, isTimeZone, timeZoneNames } from "~/utils/schedule-time";
@@ -80,11 +80,15 @@ export default function Schedule() {
         <p className="muted">
           Times in <strong data-testid="listener-zone">{zone}</strong> ({zoneAbbreviation(now, zone)}); station time ({data.stationTimeZone}) beside each show.
         </p>
-        <Form method="get" className="zone-picker" onSubmit={(event) => {
-          // With JavaScript the choice applies at once and is remembered in this browser.
-          event.preventDefault();
-          chooseZone(new FormData(event.currentTarget).get("tz") as string);
-        }}>
+        <Form
+          method="get"
+          className="zone-picker"
+          onSubmit={(event) => {
+            // With JavaScript the choice applies at once and is remembered in this browser.
+            event.preventDefault();
+            chooseZone(new FormData(event.currentTarget).get("tz") as string);
+          }}
+        >
           {data.week !== 0 && <input type="hidden" name="week" value={data.week} />}
           <label htmlFor="zone-picker">Time zone</label>
           <select id="zone-picker" name="tz" value={zone} onChange={(event) => chooseZone(event.currentTarget.value)}>
@@ -134,13 +138,19 @@ export default function Schedule() {
                 {airings.map((airing) => {
                   const onNow = Date.parse(airing.start) <= now.getTime() && Date.parse(airing.end) > now.getTime();
                   return (
-                    <li key={`${airing.slotId}-${airing.originalStart}`} className={`airing${onNow ? " airing--now" : ""}`} style={{ borderColor: airing.colour }} data-start={airing.start}>
+                    <li
+                      key={`${airing.slotId}-${airing.originalStart}`}
+                      className={`airing${onNow ? " airing--now" : ""}`}
+                      style={{ borderColor: airing.colour }}
+                      data-start={airing.start}
+                    >
                       <p className="airing__time">
                         <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone)}</time>
                         {!sameZone && (
                           <span className="airing__station-time">
                             {" "}
-                            (station {timeIn(airing.start, data.stationTimeZone)}–{timeIn(airing.end, data.stationTimeZone)} {zoneAbbreviation(airing.start, data.stationTimeZone)})
+                            (station {timeIn(airing.start, data.stationTimeZone)}–{timeIn(airing.end, data.stationTimeZone)}{" "}
+                            {zoneAbbreviation(airing.start, data.stationTimeZone)})
                           </span>
                         )}
                         {onNow && <strong className="airing__badge">ON NOW</strong>}

@@ -1,5 +1,5 @@
 import { buildScheduleCalendar } from "~/models/schedule-calendar.server";
-import { publicBaseUrl } from "~/services/feeds.server";
+import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 // GET /schedule.ics — the whole programme as a calendar listeners can subscribe to.

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { buildScheduleCalendar } from "~/models/schedule-calendar.server";
-import { publicBaseUrl } from "~/services/feeds.server";
+import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { calendarResponse } from "./schedule[.]ics";
 
 // GET /shows/{slug}.ics (rewritten here by the server) — one show's airings as a calendar.

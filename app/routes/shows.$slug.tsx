@@ -7,14 +7,17 @@ import { describeSlot, listShowAirings, toPublicAiring } from "~/models/schedule
 import { getShowBySlug } from "~/models/shows.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
-import { publicBaseUrl } from "~/services/feeds.server";
+import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 
 const NEXT_AIRINGS = 8;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
-  withSiteMeta(matches, [{ title: data ? `${data.show.name} · ${data.stationName}` : "Show" }, ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : [])]);
+  withSiteMeta(matches, [
+    { title: data ? `${data.show.name} · ${data.stationName}` : "Show" },
+    ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : []),
+  ]);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return showPageData(request, params.slug ?? "");
@@ -70,10 +73,14 @@ export default function ShowPage() {
         <h2 id="show-when" className="section-title">
           WHEN IT AIRS
         </h2>
-        {rules.length === 0 ? <p className="muted">Not on the schedule at the moment.</p> : (
+        {rules.length === 0 ? (
+          <p className="muted">Not on the schedule at the moment.</p>
+        ) : (
           <ul>
             {rules.map((rule) => (
-              <li key={rule}>{rule} (station time, {stationTimeZone})</li>
+              <li key={rule}>
+                {rule} (station time, {stationTimeZone})
+              </li>
             ))}
           </ul>
         )}
@@ -89,8 +96,8 @@ export default function ShowPage() {
             {airings.map((airing) => (
               <li key={`${airing.slotId}-${airing.originalStart}`} className="airing" style={{ borderColor: show.colour }}>
                 <p className="airing__time">
-                  {dayIn(airing.start, zone)} · <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone)}</time>{" "}
-                  {zoneAbbreviation(airing.start, zone)}
+                  {dayIn(airing.start, zone)} · <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–
+                  <time dateTime={airing.end}>{timeIn(airing.end, zone)}</time> {zoneAbbreviation(airing.start, zone)}
                   {airing.moved && <span className="airing__note">moved</span>}
                 </p>
               </li>

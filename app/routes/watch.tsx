@@ -9,8 +9,7 @@ import { getStationIdentity } from "~/models/station.server";
 import { listNewsCategories } from "~/services/news.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data , matches }) =>
-  withSiteMeta(matches, [{ title: data ? `WATCH · ${data.stationName}` : "WATCH" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `WATCH · ${data.stationName}` : "WATCH" }]);
 
 export async function loader() {
   const [categories, trending] = await Promise.all([listNewsCategories(), listTrendingEpisodes(7, 10)]);

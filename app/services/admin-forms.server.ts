@@ -50,7 +50,8 @@ export async function readAdminForm(request: Request): Promise<AdminFormData> {
     throw new AdminFormError("The form could not be read: it arrived incomplete or was not a form. Nothing was changed; please send it again.");
   }
   for (const [name, value] of Object.entries(result.fields)) {
-    if (!isPlainText(value)) throw new AdminFormError(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was changed.`);
+    if (!isPlainText(value))
+      throw new AdminFormError(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was changed.`);
   }
   return result;
 }

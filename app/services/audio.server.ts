@@ -92,7 +92,9 @@ function runFfmpeg(args: string[], onTime: (seconds: number) => void): Promise<s
     // Keep the tail only: loudnorm prints its measurement at the end.
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-16_384)));
     child.on("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" ? new EncoderUnavailableError() : error));
-    child.on("close", (code) => (code === 0 ? resolve(stderr) : reject(new Error(`ffmpeg failed (exit ${code}): ${stderr.trim().split("\n").slice(-2).join(" ")}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(stderr) : reject(new Error(`ffmpeg failed (exit ${code}): ${stderr.trim().split("\n").slice(-2).join(" ")}`)),
+    );
   });
 }
 
@@ -132,7 +134,10 @@ export async function encodeListeningCopy(input: Buffer, durationSeconds: number
       ? "anull"
       : `loudnorm=I=${integrated}:TP=${truePeak}:LRA=${range}:measured_I=${m.input_i}:measured_TP=${m.input_tp}:measured_LRA=${m.input_lra}:measured_thresh=${m.input_thresh}:offset=${m.target_offset}:linear=true`;
     // loudnorm works at 192 kHz internally; resample to 44.1 kHz for the MP3.
-    await runFfmpeg(["-i", source, "-af", filter, "-ar", "44100", "-c:a", "libmp3lame", "-b:a", LISTENING_BITRATE, "-map_metadata", "-1", "-y", output], report(1));
+    await runFfmpeg(
+      ["-i", source, "-af", filter, "-ar", "44100", "-c:a", "libmp3lame", "-b:a", LISTENING_BITRATE, "-map_metadata", "-1", "-y", output],
+      report(1),
+    );
     const copy = await fs.readFile(output);
     onProgress(100);
     return copy;

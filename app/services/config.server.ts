@@ -160,7 +160,10 @@ function timezone(env: Env): string {
 function embedHosts(env: Env): string[] {
   const value = text(env, "EMBED_ALLOWED_HOSTS");
   if (value === null) return DEFAULT_EMBED_ALLOWED_HOSTS;
-  const hosts = value.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const hosts = value
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   for (const host of hosts) {
     if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(host)) {
       throw new ConfigError(`EMBED_ALLOWED_HOSTS must be host names separated by commas, like open.spotify.com or *.example.com (got "${host}")`);

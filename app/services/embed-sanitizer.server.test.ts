@@ -28,7 +28,10 @@ describe("sanitizeEmbed", () => {
 
   it.each([
     ["YouTube", '<iframe width="560" height="315" src="https://www.youtube.com/embed/dQw4w9WgXcQ" title="YouTube video player" allowfullscreen></iframe>'],
-    ["SoundCloud", "<iframe width='100%' height='166' scrolling='no' src='https://w.soundcloud.com/player/?url=https%3A//api.soundcloud.com/tracks/1&amp;color=%23ff5500'></iframe>"],
+    [
+      "SoundCloud",
+      "<iframe width='100%' height='166' scrolling='no' src='https://w.soundcloud.com/player/?url=https%3A//api.soundcloud.com/tracks/1&amp;color=%23ff5500'></iframe>",
+    ],
     ["Apple Music", '<iframe allow="autoplay *; encrypted-media *;" height="175" src="https://embed.music.apple.com/us/album/x/1?i=2"></iframe>'],
     ["Deezer", '<iframe title="deezer-widget" src="https://widget.deezer.com/widget/dark/track/3135556" width="100%" height="300"></iframe>'],
     ["Mixcloud", '<iframe width="100%" height="120" src="https://player-widget.mixcloud.com/widget/iframe/?feed=%2Fx%2Fy%2F" />'],
@@ -91,7 +94,14 @@ describe("sanitizeEmbed", () => {
 describe("EMBED_ALLOWED_HOSTS", () => {
   it("defaults to Spotify, YouTube, SoundCloud, Apple Music, Deezer and Mixcloud", () => {
     const { embedAllowedHosts } = loadConfig({});
-    for (const host of ["open.spotify.com", "www.youtube.com", "w.soundcloud.com", "embed.music.apple.com", "widget.deezer.com", "player-widget.mixcloud.com"]) {
+    for (const host of [
+      "open.spotify.com",
+      "www.youtube.com",
+      "w.soundcloud.com",
+      "embed.music.apple.com",
+      "widget.deezer.com",
+      "player-widget.mixcloud.com",
+    ]) {
       expect(embedAllowedHosts).toContain(host);
     }
   });
@@ -100,8 +110,11 @@ describe("EMBED_ALLOWED_HOSTS", () => {
     expect(loadConfig({ EMBED_ALLOWED_HOSTS: " Open.Spotify.com, *.bandcamp.com ," }).embedAllowedHosts).toEqual(["open.spotify.com", "*.bandcamp.com"]);
   });
 
-  it.each(["https://open.spotify.com", "open.spotify.com/embed", "*", "localhost", "a..b", "*.*.com", "exa mple.com"])("refuses %j with a clear message", (value) => {
-    expect(() => loadConfig({ EMBED_ALLOWED_HOSTS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ EMBED_ALLOWED_HOSTS: value })).toThrow(/EMBED_ALLOWED_HOSTS must be host names/);
-  });
+  it.each(["https://open.spotify.com", "open.spotify.com/embed", "*", "localhost", "a..b", "*.*.com", "exa mple.com"])(
+    "refuses %j with a clear message",
+    (value) => {
+      expect(() => loadConfig({ EMBED_ALLOWED_HOSTS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ EMBED_ALLOWED_HOSTS: value })).toThrow(/EMBED_ALLOWED_HOSTS must be host names/);
+    },
+  );
 });

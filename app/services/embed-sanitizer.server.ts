@@ -58,9 +58,7 @@ function parseAttributes(source: string): Map<string, string> | null {
 /** True when `host` is on the allow-list (an entry "*.example.com" also covers its subdomains). */
 export function isAllowedEmbedHost(host: string, allowList: string[]): boolean {
   const name = host.toLowerCase();
-  return allowList.some((entry) =>
-    entry.startsWith("*.") ? name === entry.slice(2) || name.endsWith(entry.slice(1)) : name === entry,
-  );
+  return allowList.some((entry) => (entry.startsWith("*.") ? name === entry.slice(2) || name.endsWith(entry.slice(1)) : name === entry));
 }
 
 function allowedHostsText(allowList: string[]): string {

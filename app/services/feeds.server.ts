@@ -1,5 +1,4 @@
 import { v5 as uuidv5 } from "uuid";
-import { getConfig } from "~/services/config.server";
 import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone";
 
 /*
@@ -7,9 +6,6 @@ import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone"
  * Apple's itunes and the Podcasting 2.0 namespaces) and the events calendar
  * (iCalendar, RFC 5545). Pure functions: callers pass absolute URLs.
  */
-
-/** The origin links in feeds and pages use: the site's canonical origin (app/models/site-origin.server.ts). */
-export { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 
 // ---------------------------------------------------------------- RSS
 
@@ -58,14 +54,17 @@ export interface PodcastItem {
 }
 
 export function escapeXml(text: string): string {
-  return text
-    // Characters XML 1.0 forbids outright would make the whole feed unparsable.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return (
+    text
+      // Characters XML 1.0 forbids outright would make the whole feed unparsable.
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;")
+  );
 }
 
 /** RFC 2822 date in UTC, as RSS 2.0's pubDate wants ("Thu, 15 Oct 2026 03:00:00 +0000"). */
@@ -152,7 +151,9 @@ export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): 
       ...(item.season ? [element("itunes:season", String(item.season), "      "), element("podcast:season", String(item.season), "      ")] : []),
       ...(item.episode ? [element("itunes:episode", String(item.episode), "      "), element("podcast:episode", String(item.episode), "      ")] : []),
       ...(item.transcript
-        ? [`      <podcast:transcript url="${escapeXml(item.transcript.url)}" type="${item.transcript.type}" language="${escapeXml(item.transcript.language)}"/>`]
+        ? [
+            `      <podcast:transcript url="${escapeXml(item.transcript.url)}" type="${item.transcript.type}" language="${escapeXml(item.transcript.language)}"/>`,
+          ]
         : []),
       ...(item.chaptersUrl ? [`      <podcast:chapters url="${escapeXml(item.chaptersUrl)}" type="application/json+chapters"/>`] : []),
       ...(item.people ?? []).map(
@@ -194,12 +195,15 @@ export interface Calendar {
 
 /** TEXT values per RFC 5545 3.3.11: backslash, semicolon, comma and newlines escaped. */
 export function escapeIcsText(text: string): string {
-  return text
-    .replace(/\\/g, "\\\\")
-    .replace(/;/g, "\\;")
-    .replace(/,/g, "\\,")
-    .replace(/\r\n|\r|\n/g, "\\n")
-    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, "");
+  return (
+    text
+      .replace(/\\/g, "\\\\")
+      .replace(/;/g, "\\;")
+      .replace(/,/g, "\\,")
+      .replace(/\r\n|\r|\n/g, "\\n")
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
+      .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, "")
+  );
 }
 
 /**
@@ -233,7 +237,10 @@ function icsWallTime(w: WallTime): string {
 }
 
 function icsUtc(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 function icsOffset(minutes: number): string {

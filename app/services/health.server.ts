@@ -32,10 +32,7 @@ async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<
 /** What /healthz reports: every dependency the pages need, each with its own state. */
 export async function checkHealth(timeoutMs = 3_000): Promise<Health> {
   const storage = getStorage();
-  const [database, storageHealth] = await Promise.all([
-    probe(() => db().$queryRaw`SELECT 1`, timeoutMs),
-    probe(() => storage.check(), timeoutMs),
-  ]);
+  const [database, storageHealth] = await Promise.all([probe(() => db().$queryRaw`SELECT 1`, timeoutMs), probe(() => storage.check(), timeoutMs)]);
   return { ok: database.ok && storageHealth.ok, database, storage: { kind: storage.kind, ...storageHealth } };
 }
 

@@ -44,7 +44,8 @@ export function artworkNote(image: { width: number | null; height: number | null
   if (!image.artworkSize) return "No podcast artwork copy yet: upload the cover again to make one.";
   const notes: string[] = [];
   if (image.width !== image.height) notes.push(`cropped to a square from ${image.width}×${image.height} px`);
-  if (Math.min(image.width, image.height) < ARTWORK_MIN) notes.push(`upscaled to ${image.artworkSize} px, so it looks soft in podcast apps; upload ${ARTWORK_MIN} px or more`);
+  if (Math.min(image.width, image.height) < ARTWORK_MIN)
+    notes.push(`upscaled to ${image.artworkSize} px, so it looks soft in podcast apps; upload ${ARTWORK_MIN} px or more`);
   return notes.length ? `Podcast artwork ${notes.join(", ")}.` : null;
 }
 
@@ -80,7 +81,9 @@ export async function prepareImage(input: Buffer, options: { artwork?: boolean }
     throw new UploadError(`The image could not be read (${(error as Error).message}); please upload another file.`);
   }
   if (decodedBytes > MAX_DECODED_BYTES) {
-    throw new UploadError(`The image is too large to process (${formatBytes(decodedBytes)} once decoded; the limit is ${formatBytes(MAX_DECODED_BYTES)}). Please upload a smaller or 8-bit picture.`);
+    throw new UploadError(
+      `The image is too large to process (${formatBytes(decodedBytes)} once decoded; the limit is ${formatBytes(MAX_DECODED_BYTES)}). Please upload a smaller or 8-bit picture.`,
+    );
   }
   try {
     const source = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).rotate();
@@ -100,7 +103,8 @@ export async function prepareImage(input: Buffer, options: { artwork?: boolean }
     if (options.artwork) {
       // From the upload itself (not the 2400 px WebP), centre-cropped, RGB without alpha, sRGB.
       const meta = await source.clone().metadata();
-      const upright = (meta.orientation ?? 1) >= 5 ? { width: meta.height ?? 0, height: meta.width ?? 0 } : { width: meta.width ?? 0, height: meta.height ?? 0 };
+      const upright =
+        (meta.orientation ?? 1) >= 5 ? { width: meta.height ?? 0, height: meta.width ?? 0 } : { width: meta.width ?? 0, height: meta.height ?? 0 };
       const size = artworkSide(upright.width, upright.height);
       const data = await source
         .clone()

@@ -15,13 +15,23 @@ function metrics(): Metrics {
   return singleton("metrics", () => {
     const registry = new client.Registry();
     client.collectDefaultMetrics({ register: registry });
-    const uploads = new client.Counter({ name: "uploads_total", help: "Files uploaded and stored, by kind.", labelNames: ["kind"] as const, registers: [registry] });
+    const uploads = new client.Counter({
+      name: "uploads_total",
+      help: "Files uploaded and stored, by kind.",
+      labelNames: ["kind"] as const,
+      registers: [registry],
+    });
     // Both kinds appear from the first scrape, at 0, so dashboards need no special case.
     uploads.inc({ kind: "image" }, 0);
     uploads.inc({ kind: "audio" }, 0);
     return {
       registry,
-      requests: new client.Counter({ name: "http_requests_total", help: "HTTP requests answered, by method and status.", labelNames: ["method", "status"] as const, registers: [registry] }),
+      requests: new client.Counter({
+        name: "http_requests_total",
+        help: "HTTP requests answered, by method and status.",
+        labelNames: ["method", "status"] as const,
+        registers: [registry],
+      }),
       latency: new client.Histogram({
         name: "http_request_duration_seconds",
         help: "Time to answer an HTTP request.",

@@ -31,7 +31,10 @@ export interface Migration {
 /** The committed migrations, oldest first (directory names start with a timestamp). */
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await fs.readFile(path.join(dir, name, "migration.sql"), "utf8");
@@ -45,11 +48,7 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
  * `_prisma_migrations` row, so a failure leaves no half-applied migration behind.
  * Returns the names applied. Safe to run from several instances at once.
  */
-export async function applyMigrations(
-  databaseUrl: string,
-  log: (line: string) => void = () => {},
-  dir = MIGRATIONS_DIR,
-): Promise<string[]> {
+export async function applyMigrations(databaseUrl: string, log: (line: string) => void = () => {}, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = await readMigrations(dir);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -70,16 +69,14 @@ export async function applyMigrations(
       await client.query("BEGIN");
       try {
         const id = randomUUID();
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-          [id, migration.checksum, migration.name],
-        );
+        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          migration.checksum,
+          migration.name,
+        ]);
         // One simple-protocol query runs the whole script, $$-bodies included.
         await client.query(migration.sql);
-        await client.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");

@@ -29,9 +29,7 @@ export interface NewsCategory {
 }
 
 /** What a cached read gives back: the last good value, or nothing if there never was one. */
-export type Cached<T> =
-  | { ok: true; value: T; fetchedAt: number; stale: boolean; upstreamFailing: boolean }
-  | { ok: false; reason: string };
+export type Cached<T> = { ok: true; value: T; fetchedAt: number; stale: boolean; upstreamFailing: boolean } | { ok: false; reason: string };
 
 export interface NewsClientOptions {
   baseUrl: string;
@@ -124,7 +122,10 @@ export function parsePostsResponse(body: unknown): NewsPost[] {
 
 /** "gayaHidup" → "Gaya Hidup". */
 function categoryLabel(name: string): string {
-  const words = name.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").split(" ");
+  const words = name
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .split(" ");
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ");
 }
 
@@ -370,10 +371,7 @@ function toNewsList(result: Cached<NewsPost[]>): NewsList {
 export async function getNewsPage(categoryParam: string | null): Promise<NewsPage> {
   const client = newsClient();
   const asked = categoryParam?.trim() || LATEST_CATEGORY;
-  const [categoriesResult, latest] = await Promise.all([
-    client.categories(),
-    asked === LATEST_CATEGORY ? client.posts(LATEST_CATEGORY) : null,
-  ]);
+  const [categoriesResult, latest] = await Promise.all([client.categories(), asked === LATEST_CATEGORY ? client.posts(LATEST_CATEGORY) : null]);
   const categories = categoriesResult.ok ? categoriesResult.value : [];
   if (latest) return { categories, choice: { kind: "latest" }, posts: toNewsList(latest) };
 

@@ -53,7 +53,10 @@ export function listenerSessionStorage(): SessionStorage<Partial<ListenerSession
       },
       // Only an existing row is updated: a revoked session is never brought back by its old cookie.
       async updateData(id, data, expires) {
-        await db().listenerSession.updateMany({ where: { id }, data: { data: data as Prisma.InputJsonValue, userId: userOf(data), expiresAt: expiry(expires) } });
+        await db().listenerSession.updateMany({
+          where: { id },
+          data: { data: data as Prisma.InputJsonValue, userId: userOf(data), expiresAt: expiry(expires) },
+        });
       },
       async deleteData(id) {
         await db().listenerSession.deleteMany({ where: { id } });

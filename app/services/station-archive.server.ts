@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
@@ -110,7 +109,14 @@ export async function exportStation({ databaseUrl, storage, file }: { databaseUr
   const written = pipeline(pack, createGzip(), createWriteStream(partial));
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const manifest: Manifest = { format: FORMAT, version: VERSION, exportedAt: new Date().toISOString(), migrations: await appliedMigrations(client), tables: [], files: [] };
+    const manifest: Manifest = {
+      format: FORMAT,
+      version: VERSION,
+      exportedAt: new Date().toISOString(),
+      migrations: await appliedMigrations(client),
+      tables: [],
+      files: [],
+    };
     for (const table of await tablesInInsertOrder(client)) {
       const { rows } = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${quote(table)} t`);
       const body = Buffer.from(rows.map((r) => r.row + "\n").join(""));
@@ -244,7 +250,18 @@ async function describeContents(client: pg.ClientBase, storage: Storage, tables:
   return contents;
 }
 
-const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg", png: "image/png", mp3: "audio/mpeg", m4a: "audio/mp4", wav: "audio/wav", flac: "audio/flac", aiff: "audio/aiff", vtt: "text/vtt", srt: "application/x-subrip" };
+const CONTENT_TYPES: Record<string, string> = {
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  png: "image/png",
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  wav: "audio/wav",
+  flac: "audio/flac",
+  aiff: "audio/aiff",
+  vtt: "text/vtt",
+  srt: "application/x-subrip",
+};
 
 /**
  * Restores an archive into an empty station: checks the whole archive first,
@@ -252,7 +269,17 @@ const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/
  * files, then writes the files and inserts every row in one transaction. If
  * the rows fail, the files written are removed again: the station stays empty.
  */
-export async function importStation({ databaseUrl, storage, file, log = () => {} }: { databaseUrl: string; storage: Storage; file: string; log?: (line: string) => void }): Promise<ArchiveSummary> {
+export async function importStation({
+  databaseUrl,
+  storage,
+  file,
+  log = () => {},
+}: {
+  databaseUrl: string;
+  storage: Storage;
+  file: string;
+  log?: (line: string) => void;
+}): Promise<ArchiveSummary> {
   const manifest = await verifyArchive(file);
   await applyMigrations(databaseUrl, log);
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -304,10 +331,10 @@ export async function importStation({ databaseUrl, storage, file, log = () => {}
     );
     for (const { table, column } of serials) {
       if (!rowsByTable.has(table)) continue;
-      await client.query(
-        `SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`,
-        [quote(table), column],
-      );
+      await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`, [
+        quote(table),
+        column,
+      ]);
     }
     await client.query("COMMIT");
     return {

@@ -19,7 +19,11 @@ export function stationDatabasePaths(dataDir: string) {
 
 export type StationDatabasePaths = ReturnType<typeof stationDatabasePaths>;
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The zero-setup database of the station in `dataDir`: takes the directory's lock

@@ -191,6 +191,7 @@ export async function readIcecastStatusTitle(streamUrl: string, signal?: AbortSi
     const text = String(source.title);
     // Icecast writes the title as it stored it: UTF-8 text, or (for a source that declared no
     // charset) UTF-8 bytes read as ISO-8859-1. Both decode like in-band titles.
+    // eslint-disable-next-line no-control-regex -- control characters are what this matches
     const title = /^[\u0000-\u00ff]*$/.test(text) ? decodeStreamTitle(Buffer.from(text, "latin1")) : decodeHTML(text).trim();
     return { found: true, title: title === "" ? null : title };
   } catch {

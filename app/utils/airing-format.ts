@@ -30,5 +30,9 @@ export function dayIn(instant: Date | string, timeZone: string): string {
 
 /** "CET", "GMT+7": the zone's short name at `instant`. */
 export function zoneAbbreviation(instant: Date | string, timeZone: string): string {
-  return format(timeZone, "zone").formatToParts(new Date(instant)).find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+  return (
+    format(timeZone, "zone")
+      .formatToParts(new Date(instant))
+      .find((part) => part.type === "timeZoneName")?.value ?? timeZone
+  );
 }

@@ -24,10 +24,7 @@ export function mediaUrl(file: { key: string }, width?: number): string {
 /** A srcset over the image's resized copies and the full image. */
 export function mediaSrcSet(file: MediaFile): string | undefined {
   if (!file.variantWidths?.length || !file.width) return undefined;
-  return [
-    ...file.variantWidths.map((width) => `${mediaUrl(file, width)} ${width}w`),
-    `${mediaUrl(file)} ${file.width}w`,
-  ].join(", ");
+  return [...file.variantWidths.map((width) => `${mediaUrl(file, width)} ${width}w`), `${mediaUrl(file)} ${file.width}w`].join(", ");
 }
 
 /** The smallest copy at least `width` pixels wide, for places with a known size. */

@@ -565,7 +565,11 @@ class Player {
     if (now - this.lastPositionState < 1000 || !Number.isFinite(element.duration)) return;
     this.lastPositionState = now;
     try {
-      navigator.mediaSession.setPositionState({ duration: element.duration, position: Math.min(element.currentTime, element.duration), playbackRate: element.playbackRate });
+      navigator.mediaSession.setPositionState({
+        duration: element.duration,
+        position: Math.min(element.currentTime, element.duration),
+        playbackRate: element.playbackRate,
+      });
     } catch {
       // Rejected values (e.g. a duration the browser has not settled yet).
     }

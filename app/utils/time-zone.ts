@@ -16,7 +16,10 @@ function offsetFormat(timeZone: string): Intl.DateTimeFormat {
 
 /** Minutes east of UTC in `timeZone` at `instant` (Asia/Jakarta: 420). */
 export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
-  const name = offsetFormat(timeZone).formatToParts(instant).find((part) => part.type === "timeZoneName")?.value ?? "GMT";
+  const name =
+    offsetFormat(timeZone)
+      .formatToParts(instant)
+      .find((part) => part.type === "timeZoneName")?.value ?? "GMT";
   const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
   if (!match) return 0;
   const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);

@@ -3,8 +3,16 @@ import { ChaptersError, parseChapters, parseTranscript, TranscriptError } from "
 
 describe("transcripts", () => {
   it("reads WebVTT (headers, NOTE blocks, cue ids, settings, voice tags) and SRT", () => {
-    const vtt = parseTranscript("\uFEFFWEBVTT - demo\r\nKind: captions\r\n\r\nNOTE hi\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\n<v Rina>Halo</v>\r\n\r\n01:00:00.000 --> 01:00:01.000\r\nlate\r\n");
-    expect(vtt).toEqual({ format: "vtt", cues: [{ start: 1, end: 2.5, text: "Halo" }, { start: 3600, end: 3601, text: "late" }] });
+    const vtt = parseTranscript(
+      "\uFEFFWEBVTT - demo\r\nKind: captions\r\n\r\nNOTE hi\r\n\r\nintro\r\n00:01.000 --> 00:02.500 align:start\r\n<v Rina>Halo</v>\r\n\r\n01:00:00.000 --> 01:00:01.000\r\nlate\r\n",
+    );
+    expect(vtt).toEqual({
+      format: "vtt",
+      cues: [
+        { start: 1, end: 2.5, text: "Halo" },
+        { start: 3600, end: 3601, text: "late" },
+      ],
+    });
     const srt = parseTranscript("1\n00:00:01,000 --> 00:00:02,000\nsatu\ndua\n\n2\n00:00:03,000 --> 00:00:04,000\ntiga\n");
     expect(srt.format).toBe("srt");
     expect(srt.cues.map((cue) => cue.text)).toEqual(["satu\ndua", "tiga"]);

@@ -121,8 +121,10 @@ export function parseChapters(json: string, durationSeconds?: number): Chapter[]
     const n = index + 1;
     if (!entry || typeof entry !== "object") throw new ChaptersError(`Chapter ${n} must be an object with startTime and title.`);
     const { startTime, title, img, url } = entry as Record<string, unknown>;
-    if (typeof startTime !== "number" || !Number.isFinite(startTime) || startTime < 0) throw new ChaptersError(`Chapter ${n}: startTime must be a number of seconds, 0 or more.`);
-    if (durationSeconds !== undefined && startTime > durationSeconds) throw new ChaptersError(`Chapter ${n} starts after the episode ends (${Math.round(durationSeconds)} s).`);
+    if (typeof startTime !== "number" || !Number.isFinite(startTime) || startTime < 0)
+      throw new ChaptersError(`Chapter ${n}: startTime must be a number of seconds, 0 or more.`);
+    if (durationSeconds !== undefined && startTime > durationSeconds)
+      throw new ChaptersError(`Chapter ${n} starts after the episode ends (${Math.round(durationSeconds)} s).`);
     if (typeof title !== "string" || !title.trim() || title.length > 200) throw new ChaptersError(`Chapter ${n}: give it a title of up to 200 characters.`);
     if (img !== undefined && (typeof img !== "string" || !isHttpUrl(img))) throw new ChaptersError(`Chapter ${n}: img must be an http(s) address.`);
     if (url !== undefined && (typeof url !== "string" || !isHttpUrl(url))) throw new ChaptersError(`Chapter ${n}: url must be an http(s) address.`);

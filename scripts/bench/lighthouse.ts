@@ -34,7 +34,15 @@ export async function runLighthouse(url: string, workDir: string): Promise<Light
   const output = path.join(workDir, `lighthouse-${Date.now()}.json`);
   const child = startChild(
     process.execPath,
-    [CLI, url, "--quiet", "--output=json", `--output-path=${output}`, `--chrome-flags=${CHROME_FLAGS}`, "--only-categories=performance,accessibility,best-practices,seo"],
+    [
+      CLI,
+      url,
+      "--quiet",
+      "--output=json",
+      `--output-path=${output}`,
+      `--chrome-flags=${CHROME_FLAGS}`,
+      "--only-categories=performance,accessibility,best-practices,seo",
+    ],
     { cwd: process.cwd(), env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" }, logFile: path.join(workDir, "lighthouse.log") },
   );
   const code = await new Promise<number | null>((resolve) => {

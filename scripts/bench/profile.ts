@@ -40,14 +40,19 @@ export function summariseProfile(json: string, top = 15): string[] {
     if (functionName === "(idle)" || functionName === "(program)") {
       if (functionName === "(idle)") idle += us;
     }
-    const name = `${functionName || "(anonymous)"} ${url ? `${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(app|server|build)\//, "$1/")}:${lineNumber + 1}` : ""}`.trim();
+    const name =
+      `${functionName || "(anonymous)"} ${url ? `${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(app|server|build)\//, "$1/")}:${lineNumber + 1}` : ""}`.trim();
     functions.set(name, (functions.get(name) ?? 0) + us);
     const group = ["(garbage collector)", "(idle)", "(program)"].includes(functionName) ? functionName : owner(url);
     packages.set(group, (packages.get(group) ?? 0) + us);
   }
   const busy = total - idle;
   const share = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)}%`;
-  const rank = (map: Map<string, number>) => [...map].filter(([name]) => name !== "(idle)" && !name.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, top);
+  const rank = (map: Map<string, number>) =>
+    [...map]
+      .filter(([name]) => name !== "(idle)" && !name.startsWith("(idle)"))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top);
   return [
     `profile: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy; shares of busy time:`,
     "by package:",

@@ -31,7 +31,10 @@ async function timed(run: () => Promise<unknown>): Promise<number[] & { cpuMs: n
   }
   const used = process.cpuUsage(cpu);
   // CPU time, unlike wall time, does not grow with what else the machine is running.
-  return Object.assign(times.sort((a, b) => a - b), { cpuMs: (used.user + used.system) / 1000 / SAMPLES });
+  return Object.assign(
+    times.sort((a, b) => a - b),
+    { cpuMs: (used.user + used.system) / 1000 / SAMPLES },
+  );
 }
 
 async function get(url: string): Promise<void> {
@@ -62,10 +65,23 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
     const year = new Date().getUTCFullYear();
     // Each show gets one hour on two days a week, all within one year: 50 × 2 × 52 airings.
     for (let i = 0; i < SHOWS; i++) {
-      const show = await createShow({ name: `Bench Show ${i + 1}`, slug: `bench-show-${i + 1}`, description: "A show for the benchmark.", colour: "#336699", hostIds: [] });
+      const show = await createShow({
+        name: `Bench Show ${i + 1}`,
+        slug: `bench-show-${i + 1}`,
+        description: "A show for the benchmark.",
+        colour: "#336699",
+        hostIds: [],
+      });
       const hour = i % 24;
       const days = [WEEKDAYS[Math.floor(i / 24) * 2], WEEKDAYS[Math.floor(i / 24) * 2 + 1]];
-      const check = validateSlot({ kind: "weekly", days, startDate: `${year}-01-01`, startTime: `${String(hour).padStart(2, "0")}:00`, durationMinutes: 60, endDate: `${year}-12-31` });
+      const check = validateSlot({
+        kind: "weekly",
+        days,
+        startDate: `${year}-01-01`,
+        startTime: `${String(hour).padStart(2, "0")}:00`,
+        durationMinutes: 60,
+        endDate: `${year}-12-31`,
+      });
       if (!check.ok) throw new Error(check.error);
       await createSlot(show.id, check.value);
     }
@@ -115,11 +131,18 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
     figure("/history jump to a time (loopback GET), p50", ms(percentile(jump, 50)), { text: "< 100 ms", met: percentile(jump, 50) < 100 });
     const json = await timed(() => get(`${server.url}/history.json?from=${new Date(Date.now() - 86_400_000).toISOString()}`));
     figure("/history.json one day (1,000 songs), p50", ms(percentile(json, 50)));
-    const plan = (await db().$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN SELECT id FROM "SongPlay" WHERE "playedAt" <= $1 ORDER BY "playedAt" DESC, id DESC LIMIT 51`,
-      deepAt,
-    )).map((row) => row["QUERY PLAN"]).join(" ");
-    figure("/history paging uses the (playedAt, id) index", /Index (Only )?Scan/.test(plan) ? "yes" : plan.slice(0, 60), { text: "index scan", met: /Index (Only )?Scan/.test(plan) });
+    const plan = (
+      await db().$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
+        `EXPLAIN SELECT id FROM "SongPlay" WHERE "playedAt" <= $1 ORDER BY "playedAt" DESC, id DESC LIMIT 51`,
+        deepAt,
+      )
+    )
+      .map((row) => row["QUERY PLAN"])
+      .join(" ");
+    figure("/history paging uses the (playedAt, id) index", /Index (Only )?Scan/.test(plan) ? "yes" : plan.slice(0, 60), {
+      text: "index scan",
+      met: /Index (Only )?Scan/.test(plan),
+    });
   } finally {
     await server.close();
     await embedded?.stop();

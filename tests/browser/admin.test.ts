@@ -111,7 +111,10 @@ describeInBrowser("the admin area in a browser", () => {
       await screenshot(page, `admin-chart-refused-${suffix}`);
       expect(await db().embed.count()).toBe(embedsBefore);
 
-      await page.locator('form[aria-label="Add an embed"]').getByLabel("Embed code").fill(`<iframe src="https://open.spotify.com/embed/episode/${suffix}" width="100%" height="152" onload="alert(1)"></iframe>`);
+      await page
+        .locator('form[aria-label="Add an embed"]')
+        .getByLabel("Embed code")
+        .fill(`<iframe src="https://open.spotify.com/embed/episode/${suffix}" width="100%" height="152" onload="alert(1)"></iframe>`);
       await page.locator('form[aria-label="Add an embed"]').getByRole("button", { name: "Add embed" }).click();
       await page.getByText("Embed added to the chart.").waitFor();
       const frame = page.locator(`iframe[src="https://open.spotify.com/embed/episode/${suffix}"]`);

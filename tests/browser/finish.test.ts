@@ -11,7 +11,22 @@ import { startTestServer, type TestServer } from "../helpers/server";
 // Every screen as a person sees it: PIN dialog, admin forms, contrast, phone layout, no-JS drawers.
 const AXE_PATH = path.resolve("node_modules/axe-core/axe.min.js");
 
-const PUBLIC_ROUTES = ["/listen", "/cardlistmore", "/play/1", "/chartcontent", "/Chart", "/events", "/CrewSpin", "/news", "/watch", "/Game", "/login", "/register", "/favorites", "/pin"];
+const PUBLIC_ROUTES = [
+  "/listen",
+  "/cardlistmore",
+  "/play/1",
+  "/chartcontent",
+  "/Chart",
+  "/events",
+  "/CrewSpin",
+  "/news",
+  "/watch",
+  "/Game",
+  "/login",
+  "/register",
+  "/favorites",
+  "/pin",
+];
 const ADMIN_ROUTES = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/episodes-admin"];
 
 type Theme = "dark" | "light";
@@ -33,7 +48,12 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await db().rateLimit.deleteMany();
   });
 
-  async function open(options: { viewport?: keyof typeof viewports | { width: number; height: number }; theme?: Theme; asAdmin?: boolean } & Omit<BrowserContextOptions, "viewport"> = {}): Promise<Page> {
+  async function open(
+    options: { viewport?: keyof typeof viewports | { width: number; height: number }; theme?: Theme; asAdmin?: boolean } & Omit<
+      BrowserContextOptions,
+      "viewport"
+    > = {},
+  ): Promise<Page> {
     const { viewport = "desktop", theme, asAdmin, ...rest } = options;
     const context: BrowserContext = await browser.newContext({
       viewport: typeof viewport === "string" ? viewports[viewport] : viewport,
@@ -41,7 +61,9 @@ describeInBrowser("every screen finished as a person sees it", () => {
       ...rest,
     });
     // Tests never reach the internet: third-party players get a local stand-in page.
-    await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title>" }));
+    await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
+      route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title>" }),
+    );
     const cookies = [];
     if (theme) cookies.push({ name: "theme", value: encodeURIComponent(Buffer.from(JSON.stringify(theme)).toString("base64")), url: server.url });
     if (asAdmin) {
@@ -53,13 +75,20 @@ describeInBrowser("every screen finished as a person sees it", () => {
   }
 
   async function hydrated(page: Page) {
-    await page.getByRole("button", { name: /Play the live stream/ }).and(page.locator(":enabled")).waitFor();
+    await page
+      .getByRole("button", { name: /Play the live stream/ })
+      .and(page.locator(":enabled"))
+      .waitFor();
   }
 
   async function axeViolations(page: Page) {
     await page.addScriptTag({ path: AXE_PATH });
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+        }
+      ).axe;
       const result = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
     });
@@ -142,7 +171,13 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await crew.getByRole("button", { name: "Add crew member" }).click();
     await crew.getByText("Please correct the marked fields.").waitFor();
     await crew.getByLabel("Photo").setInputFiles({ name: "rina.png", mimeType: "image/png", buffer: await testImage("#aa3366", 300, 400) });
-    for (const [label, value] of [["Age", "21"], ["Job title", "Announcer"], ["Email", "rina@example.org"], ["Address", "Jl. Radio 1"], ["Bio", "Mornings."]]) {
+    for (const [label, value] of [
+      ["Age", "21"],
+      ["Job title", "Announcer"],
+      ["Email", "rina@example.org"],
+      ["Address", "Jl. Radio 1"],
+      ["Bio", "Mornings."],
+    ]) {
       await crew.getByLabel(label, { exact: true }).fill(value);
     }
     await crew.getByRole("button", { name: "Add crew member" }).click();
@@ -280,10 +315,16 @@ describeInBrowser("every screen finished as a person sees it", () => {
         // Links inside running text are exempt (WCAG 2.5.8); every other control must be a 44 px target.
         const controls = [...document.querySelectorAll<HTMLElement>("a[href], button, select, summary, input:not([type=hidden]), [role=button]")];
         return controls
-          .filter((element) => element.checkVisibility() && element.tabIndex >= 0 && !element.closest("p, li.news-item, .visually-hidden") && !element.matches(".skip-link"))
+          .filter(
+            (element) =>
+              element.checkVisibility() && element.tabIndex >= 0 && !element.closest("p, li.news-item, .visually-hidden") && !element.matches(".skip-link"),
+          )
           .map((element) => ({ element, box: element.getBoundingClientRect() }))
           .filter(({ box }) => box.width > 0 && (box.height < 43.5 || box.width < 43.5))
-          .map(({ element, box }) => `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? "").trim().slice(0, 20)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+          .map(
+            ({ element, box }) =>
+              `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? "").trim().slice(0, 20)}" ${Math.round(box.width)}x${Math.round(box.height)}`,
+          );
       });
       for (const entry of small.slice(0, 5)) failures.push(`${route}: ${entry}`);
     }
@@ -293,20 +334,24 @@ describeInBrowser("every screen finished as a person sees it", () => {
 
   // Screenshots of every route, phone and desktop, light and dark, for a person to look at
   // (SCREENSHOT_ALL=1; under test-output/, not committed).
-  it.runIf(process.env.SCREENSHOT_ALL)("screenshots every route at 390 and 1366 px, light and dark", async () => {
-    const dir = path.join(SCREENSHOT_DIR, "routes");
-    await fs.mkdir(dir, { recursive: true });
-    for (const theme of ["dark", "light"] as const) {
-      for (const viewport of ["phone", "desktop"] as const) {
-        const page = await open({ viewport, theme, asAdmin: true });
-        for (const route of [...PUBLIC_ROUTES, ...ADMIN_ROUTES]) {
-          await page.goto(`${server.url}${route}`);
-          await page.waitForLoadState("networkidle");
-          const name = route.replace(/\W+/g, "_").replace(/^_/, "") || "root";
-          await page.screenshot({ path: path.join(dir, `${name}-${viewport}-${theme}.png`), fullPage: true });
+  it.runIf(process.env.SCREENSHOT_ALL)(
+    "screenshots every route at 390 and 1366 px, light and dark",
+    async () => {
+      const dir = path.join(SCREENSHOT_DIR, "routes");
+      await fs.mkdir(dir, { recursive: true });
+      for (const theme of ["dark", "light"] as const) {
+        for (const viewport of ["phone", "desktop"] as const) {
+          const page = await open({ viewport, theme, asAdmin: true });
+          for (const route of [...PUBLIC_ROUTES, ...ADMIN_ROUTES]) {
+            await page.goto(`${server.url}${route}`);
+            await page.waitForLoadState("networkidle");
+            const name = route.replace(/\W+/g, "_").replace(/^_/, "") || "root";
+            await page.screenshot({ path: path.join(dir, `${name}-${viewport}-${theme}.png`), fullPage: true });
+          }
+          await page.context().close();
         }
-        await page.context().close();
       }
-    }
-  }, 300_000);
+    },
+    300_000,
+  );
 });

@@ -25,7 +25,10 @@ async function open(browser: Browser, viewport: "phone" | "desktop", url: string
   await offline(page.context());
   await page.goto(url);
   // Hydrated: the live player's button is enabled only once React runs.
-  await page.getByRole("button", { name: /Play the live stream/ }).and(page.locator(":enabled")).waitFor();
+  await page
+    .getByRole("button", { name: /Play the live stream/ })
+    .and(page.locator(":enabled"))
+    .waitFor();
   return page;
 }
 
@@ -33,7 +36,11 @@ async function open(browser: Browser, viewport: "phone" | "desktop", url: string
 async function axeViolations(page: Page) {
   await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
   });
@@ -101,7 +108,10 @@ describeInBrowser("the listener experience", () => {
     // Only one tab plays: starting the stream in a second tab stops it here.
     const other = await page.context().newPage();
     await other.goto(`${server.url}/events`);
-    await other.getByRole("button", { name: /Play the live stream/ }).and(other.locator(":enabled")).waitFor();
+    await other
+      .getByRole("button", { name: /Play the live stream/ })
+      .and(other.locator(":enabled"))
+      .waitFor();
     await other.getByRole("button", { name: "Play the live stream" }).click();
     await expect.poll(() => player.getAttribute("data-status"), { timeout: 10_000 }).toBe("idle");
     await other.close();
@@ -109,7 +119,10 @@ describeInBrowser("the listener experience", () => {
     // Volume is remembered across visits.
     await page.getByLabel("Volume").fill("0.3");
     await page.reload();
-    await page.getByRole("button", { name: /Play the live stream/ }).and(page.locator(":enabled")).waitFor();
+    await page
+      .getByRole("button", { name: /Play the live stream/ })
+      .and(page.locator(":enabled"))
+      .waitFor();
     expect(await page.getByLabel("Volume").inputValue()).toBe("0.3");
     await page.context().close();
   });
@@ -279,7 +292,10 @@ describeInBrowser("the listener experience", () => {
     const page = await newPage(browser, "phone", { javaScriptEnabled: false, colorScheme: "dark" });
     await offline(page.context());
     await page.goto(`${server.url}/listen`);
-    await page.getByRole("region", { name: /crew photos/ }).getByRole("link", { name: "Next" }).click();
+    await page
+      .getByRole("region", { name: /crew photos/ })
+      .getByRole("link", { name: "Next" })
+      .click();
     expect(await page.getByTestId("slider-position").textContent()).toBe("4–6 / 38");
     await page.goto(`${server.url}/events`);
     await Promise.all([page.waitForURL("**/events?popup=closed"), page.getByRole("link", { name: "Close the event popup" }).click()]);
@@ -319,7 +335,13 @@ describeInBrowser("the listener experience", () => {
     await page.waitForLoadState("networkidle");
     await page.waitForTimeout(500);
     const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
-    const report = { page: "/listen", viewport: viewports.desktop, gzipBytes: total, gzipKB: +(total / 1024).toFixed(1), files: Object.fromEntries([...scripts].map(([url, size]) => [new URL(url).pathname, size])) };
+    const report = {
+      page: "/listen",
+      viewport: viewports.desktop,
+      gzipBytes: total,
+      gzipKB: +(total / 1024).toFixed(1),
+      files: Object.fromEntries([...scripts].map(([url, size]) => [new URL(url).pathname, size])),
+    };
     await fs.mkdir("test-output", { recursive: true });
     await fs.writeFile("test-output/listen-js-size.json", JSON.stringify(report, null, 2));
     console.log(`/listen JavaScript: ${report.gzipKB} KB gzip in ${scripts.size} files (test-output/listen-js-size.json)`);

@@ -12,16 +12,11 @@ describeInBrowser("a listener reading NEWS and WATCH", () => {
 
   beforeAll(async () => {
     api = await startNewsStandIn();
-    [server, browser] = await Promise.all([
-      startTestServer({ NEWS_API_URL: api.url, SEED_CONTENT: "true" }),
-      launchBrowser(),
-    ]);
+    [server, browser] = await Promise.all([startTestServer({ NEWS_API_URL: api.url, SEED_CONTENT: "true" }), launchBrowser()]);
     // A few plays this week, so TRENDING has a chart to show.
     const seeded = await db().podcastEpisode.findMany({ orderBy: { id: "asc" }, take: 5, select: { id: true } });
     await db().episodePlay.createMany({
-      data: seeded.flatMap((episode, rank) =>
-        Array.from({ length: 6 - rank }, (_, i) => ({ episodeId: episode.id, listenerKey: `k${episode.id}-${i}` })),
-      ),
+      data: seeded.flatMap((episode, rank) => Array.from({ length: 6 - rank }, (_, i) => ({ episodeId: episode.id, listenerKey: `k${episode.id}-${i}` }))),
     });
   });
   /** A dark-mode page whose news thumbnails are answered locally, never looked up. */

@@ -5,7 +5,23 @@ import { startTestServer, type TestServer } from "../helpers/server";
 // Nothing is ever under the player bar: on every public page, at 320, 390 and
 // 1366 px, every link and button outside the bar answers a tap at its centre,
 // at the top and after scrolling to the end; also with the taller episode bar.
-const ROUTES = process.env.LAYOUT_ROUTES ? process.env.LAYOUT_ROUTES.split(",") : ["/listen", "/cardlistmore", "/play/1", "/chartcontent", "/Chart", "/events", "/CrewSpin", "/Game", "/news", "/watch", "/login", "/register", "/no-such-page"];
+const ROUTES = process.env.LAYOUT_ROUTES
+  ? process.env.LAYOUT_ROUTES.split(",")
+  : [
+      "/listen",
+      "/cardlistmore",
+      "/play/1",
+      "/chartcontent",
+      "/Chart",
+      "/events",
+      "/CrewSpin",
+      "/Game",
+      "/news",
+      "/watch",
+      "/login",
+      "/register",
+      "/no-such-page",
+    ];
 const WIDTHS = (process.env.LAYOUT_WIDTHS ? process.env.LAYOUT_WIDTHS.split(",").map(Number) : [320, 390, 1366]) as readonly number[];
 
 /**
@@ -28,7 +44,8 @@ function coveredControls(page: Page, atEnd: boolean): Promise<string[]> {
     for (const element of document.querySelectorAll<HTMLElement>("a[href], button, input:not([type=hidden]), select, textarea, summary")) {
       if (bar?.contains(element) || element.closest("[inert], [hidden], dialog:not([open])")) continue;
       // An inline link wrapped over two lines: its first line box is where a finger goes.
-      const box = getComputedStyle(element).display === "inline" ? (element.getClientRects()[0] ?? element.getBoundingClientRect()) : element.getBoundingClientRect();
+      const box =
+        getComputedStyle(element).display === "inline" ? (element.getClientRects()[0] ?? element.getBoundingClientRect()) : element.getBoundingClientRect();
       if (box.width <= 2 || box.height <= 2 || getComputedStyle(element).visibility === "hidden") continue;
       const x = box.left + box.width / 2;
       const y = box.top + box.height / 2;
@@ -38,7 +55,9 @@ function coveredControls(page: Page, atEnd: boolean): Promise<string[]> {
       if (!hit || element === hit || element.contains(hit) || (element instanceof HTMLInputElement && element.labels?.[0]?.contains(hit))) continue;
       if (!bar?.contains(hit) && fixedTop(hit) && !fixedTop(element)) continue;
       const name = (element.getAttribute("aria-label") ?? element.textContent ?? "").trim().slice(0, 40);
-      covered.push(`${element.tagName.toLowerCase()} "${name}" under ${bar?.contains(hit) ? "the player bar" : hit.tagName.toLowerCase() + "." + hit.className} (centre ${Math.round(x)},${Math.round(y)}; bar top ${Math.round(bar?.getBoundingClientRect().top ?? -1)}; hit ${hit.tagName}.${hit.className})`);
+      covered.push(
+        `${element.tagName.toLowerCase()} "${name}" under ${bar?.contains(hit) ? "the player bar" : hit.tagName.toLowerCase() + "." + hit.className} (centre ${Math.round(x)},${Math.round(y)}; bar top ${Math.round(bar?.getBoundingClientRect().top ?? -1)}; hit ${hit.tagName}.${hit.className})`,
+      );
     }
     return covered;
   }, atEnd);
@@ -101,4 +120,3 @@ describeInBrowser("nothing under the player bar", () => {
     await context.close();
   });
 });
-

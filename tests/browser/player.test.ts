@@ -61,7 +61,11 @@ const measured: Record<string, number | string> = {};
 
     // The source client dies mid-play and comes back a second later; nobody touches the page.
     await icecast.stopSource();
-    await msUntil(async () => /reconnect|off the air|Connecting|Buffering/i.test((await page.locator(".live-player__now").textContent()) ?? ""), 15_000, "the bar to say the stream dropped");
+    await msUntil(
+      async () => /reconnect|off the air|Connecting|Buffering/i.test((await page.locator(".live-player__now").textContent()) ?? ""),
+      15_000,
+      "the bar to say the stream dropped",
+    );
     await page.waitForTimeout(1000);
     await icecast.startSource();
     const afterSource = await msUntil(() => advancing(page, liveTime), 15_000, "audio after the source came back");
@@ -125,7 +129,11 @@ const measured: Record<string, number | string> = {};
     await idle.goto(`${server.url}/events`);
     expect(await idle.getByTestId("now-playing-title").textContent()).toBe(literal);
     await icecast.stopSource();
-    await msUntil(async () => /off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""), 8_000, "the bar to say the stream is off the air");
+    await msUntil(
+      async () => /off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""),
+      8_000,
+      "the bar to say the stream is off the air",
+    );
     await icecast.startSource();
     await msUntil(async () => !/off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""), 10_000, "the bar to say it is back");
     await idle.context().close();
@@ -144,9 +152,15 @@ const measured: Record<string, number | string> = {};
     expect(await page.locator(".live-player").getAttribute("data-showing")).toBe("episode");
     expect(await page.locator(".player-episode__title").textContent()).toBe(title);
     // Lock screen and media keys know the episode, and can seek it.
-    expect(await page.evaluate(() => ({ title: navigator.mediaSession.metadata?.title, state: navigator.mediaSession.playbackState }))).toEqual({ title, state: "playing" });
+    expect(await page.evaluate(() => ({ title: navigator.mediaSession.metadata?.title, state: navigator.mediaSession.playbackState }))).toEqual({
+      title,
+      state: "playing",
+    });
 
-    for (const [name, path] of [["NEWS", "/news"], ["EVENTS", "/events"]] as const) {
+    for (const [name, path] of [
+      ["NEWS", "/news"],
+      ["EVENTS", "/events"],
+    ] as const) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
       await page.waitForURL(`**${path}`);
       await page.keyboard.press("Escape"); // the latest-event popup, if any

@@ -21,7 +21,8 @@ async function expectText(locator: Locator, text: string) {
   await expect.poll(async () => (await locator.innerText()).trim()).toBe(text);
 }
 
-const timeIn = (iso: string, timeZone: string) => new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(new Date(iso));
+const timeIn = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(new Date(iso));
 
 describeInBrowser("schedule in the listener's time zone", () => {
   let server: TestServer;
@@ -33,10 +34,23 @@ describeInBrowser("schedule in the listener's time zone", () => {
     const now = Date.now();
     const onAir = await createShow({ name: "On Air Now", slug: "on-air-now", description: "", colour: "#ff0000", hostIds: [] });
     const start = wallKeyAt(new Date(now - 20 * MINUTE), STATION);
-    await createSlot(onAir.id, slotValue({ kind: "once", days: [], startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 60, endDate: null }));
+    await createSlot(
+      onAir.id,
+      slotValue({ kind: "once", days: [], startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 60, endDate: null }),
+    );
     const daily = await createShow({ name: "Daily Drive", slug: "daily-drive", description: "", colour: "#00aa00", hostIds: [] });
     const later = wallKeyAt(new Date(now + 4 * 60 * MINUTE), STATION);
-    await createSlot(daily.id, slotValue({ kind: "weekly", days: [...WEEKDAYS], startDate: start.slice(0, 10), startTime: `${later.slice(11, 13)}:00`, durationMinutes: 60, endDate: null }));
+    await createSlot(
+      daily.id,
+      slotValue({
+        kind: "weekly",
+        days: [...WEEKDAYS],
+        startDate: start.slice(0, 10),
+        startTime: `${later.slice(11, 13)}:00`,
+        durationMinutes: 60,
+        endDate: null,
+      }),
+    );
     await recordSongChange({ title: "Nina Simone - Feeling Good", at: new Date(now - 5 * MINUTE) });
   });
   afterAll(async () => {
@@ -91,4 +105,3 @@ describeInBrowser("schedule in the listener's time zone", () => {
     await page.context().close();
   });
 });
-

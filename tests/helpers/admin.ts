@@ -21,7 +21,9 @@ export function cookieFrom(response: Response): string {
 
 /** A small real PNG in a given colour (distinct colours give distinct files). */
 export function testImage(color: string, width = 400, height = 300): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 /** Posts an admin form as multipart, the way the browser does without JavaScript. */

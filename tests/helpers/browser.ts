@@ -35,11 +35,7 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(
-  browser: Browser,
-  viewport: keyof typeof viewports = "desktop",
-  options: BrowserContextOptions = {},
-): Promise<Page> {
+export async function newPage(browser: Browser, viewport: keyof typeof viewports = "desktop", options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: viewports[viewport], ...options });
   return context.newPage();
 }

@@ -154,8 +154,24 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Runnin
     // -re: real-time speed like a live encoder; copy the MP3 frames as they are.
     const child = spawn(
       FFMPEG,
-      ["-hide_banner", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", audioFile, "-vn", "-c:a", "copy", "-f", "mp3",
-        "-content_type", "audio/mpeg", `icecast://source:${SOURCE_PASSWORD}@127.0.0.1:${port}${mount}`],
+      [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-re",
+        "-stream_loop",
+        "-1",
+        "-i",
+        audioFile,
+        "-vn",
+        "-c:a",
+        "copy",
+        "-f",
+        "mp3",
+        "-content_type",
+        "audio/mpeg",
+        `icecast://source:${SOURCE_PASSWORD}@127.0.0.1:${port}${mount}`,
+      ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
     child.stderr!.on("data", (chunk: Buffer) => (sourceOutput += chunk));

@@ -46,7 +46,18 @@ export const SOURCES = ["antara", "cnbc", "cnn", "jpnn", "kumparan", "merdeka", 
 export const CNN_CATEGORIES = ["terbaru", "nasional", "internasional", "ekonomi", "olahraga", "teknologi", "hiburan", "gayaHidup"];
 
 const TOPICS: Record<string, string[]> = {
-  terbaru: ["Festival musik kampus kembali digelar akhir pekan ini", "Hujan deras diprediksi guyur Jakarta sore nanti", "Mahasiswa rancang aplikasi radio komunitas", "Harga tiket konser turun jelang libur semester", "Stasiun radio lokal rayakan ulang tahun ke-20", "Penyiar muda raih penghargaan nasional", "Podcast kuliner jadi tren baru anak muda", "Jalur sepeda baru dibuka di pusat kota", "Pameran seni digital hadir di museum kota", "Tim paduan suara kampus tampil di Eropa"],
+  terbaru: [
+    "Festival musik kampus kembali digelar akhir pekan ini",
+    "Hujan deras diprediksi guyur Jakarta sore nanti",
+    "Mahasiswa rancang aplikasi radio komunitas",
+    "Harga tiket konser turun jelang libur semester",
+    "Stasiun radio lokal rayakan ulang tahun ke-20",
+    "Penyiar muda raih penghargaan nasional",
+    "Podcast kuliner jadi tren baru anak muda",
+    "Jalur sepeda baru dibuka di pusat kota",
+    "Pameran seni digital hadir di museum kota",
+    "Tim paduan suara kampus tampil di Eropa",
+  ],
 };
 
 function thumbnailSvg(n: number): string {
@@ -84,8 +95,7 @@ export async function startNewsStandIn(): Promise<NewsStandIn> {
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://stand-in").pathname;
     standIn.requests.push(path);
-    const json = (status: number, body: unknown) =>
-      res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
 
     const answer = (scenario: NewsScenario) => {
       switch (scenario) {

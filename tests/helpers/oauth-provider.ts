@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { GoogleEndpoints } from "~/services/auth.server";
+import type { GoogleEndpoints } from "~/auth.server";
 
 /** What Google's userinfo endpoint answers for the account that "signs in". */
 export interface StandInIdentity {

@@ -9,12 +9,7 @@ interface S3rverServer {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
 }
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-}) => S3rverServer;
+const S3rver = createRequire(import.meta.url)("s3rver") as new (options: { address: string; port: number; silent: boolean; directory: string }) => S3rverServer;
 
 export interface RunningS3 {
   endpoint: string;

@@ -28,9 +28,7 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
           <p className="caption">
             <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, timeZone)}</time>
             {" · "}
-            {item.session
-              ? `session ${item.session.label}${item.session.clientIp ? ` from ${item.session.clientIp}` : ""}`
-              : "outside an admin session"}
+            {item.session ? `session ${item.session.label}${item.session.clientIp ? ` from ${item.session.clientIp}` : ""}` : "outside an admin session"}
           </p>
         </li>
       ))}

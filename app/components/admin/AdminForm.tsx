@@ -129,7 +129,11 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
       setProgress(hasFile ? 0 : null);
       let outcome: ActionOutcome;
       try {
-        const response = await send(action ? actionDataUrl(action, "") : actionDataUrl(location.pathname, location.search), body, hasFile ? setProgress : () => {});
+        const response = await send(
+          action ? actionDataUrl(action, "") : actionDataUrl(location.pathname, location.search),
+          body,
+          hasFile ? setProgress : () => {},
+        );
         outcome = await decodeActionResponse(response.body, response.status);
       } catch (error) {
         outcome = { kind: "error", message: (error as Error).message };

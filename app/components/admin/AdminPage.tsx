@@ -16,9 +16,7 @@ export function AdminPage({ title, intro, children }: { title: string; intro: st
         <p className="muted admin-page__intro">{intro}</p>
       </header>
       <div className="admin-page__status" aria-live="polite">
-        {pageResult && (
-          <p className={`admin-status ${pageResult.ok ? "admin-status--ok" : "admin-status--error"}`}>{pageResult.message}</p>
-        )}
+        {pageResult && <p className={`admin-status ${pageResult.ok ? "admin-status--ok" : "admin-status--error"}`}>{pageResult.message}</p>}
       </div>
       <PageReportProvider value={{ report: setLatest, latest }}>{children}</PageReportProvider>
     </div>

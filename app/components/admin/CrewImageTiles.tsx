@@ -57,7 +57,16 @@ export function CrewImageTiles({ images }: { images: CrewImageListItem[] }) {
             }}
             onDrop={(event) => drop(event, index)}
           >
-            <img className="crew-tile__image" src={mediaUrlFor(image.image, 320)} alt={`Crew image ${image.key}`} width={120} height={160} loading="lazy" decoding="async" draggable={false} />
+            <img
+              className="crew-tile__image"
+              src={mediaUrlFor(image.image, 320)}
+              alt={`Crew slider: ${image.key}`}
+              width={120}
+              height={160}
+              loading="lazy"
+              decoding="async"
+              draggable={false}
+            />
             <p className="crew-tile__label">
               <span className="crew-tile__position">#{index + 1}</span> {image.key}
             </p>
@@ -90,7 +99,12 @@ export function CrewImageTiles({ images }: { images: CrewImageListItem[] }) {
                       <span className="visually-hidden">Move {image.key} down</span>
                     </SubmitButton>
                   </AdminForm>
-                  <AdminForm formId={`delete-${image.key}`} intent="delete-crew-image" hidden={{ key: image.key }} confirm={`Delete ${image.key} from the crew slider?`}>
+                  <AdminForm
+                    formId={`delete-${image.key}`}
+                    intent="delete-crew-image"
+                    hidden={{ key: image.key }}
+                    confirm={`Delete ${image.key} from the crew slider?`}
+                  >
                     <SubmitButton pendingLabel="…" variant="danger">
                       Delete<span className="visually-hidden"> {image.key}</span>
                     </SubmitButton>

@@ -2,8 +2,7 @@ import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from "re
 import { useFieldError, useSubmittedValue } from "./AdminForm";
 
 type FieldProps = { name: string; label: string; hint?: string } & (
-  | ({ multiline?: false } & InputHTMLAttributes<HTMLInputElement>)
-  | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>)
+  ({ multiline?: false } & InputHTMLAttributes<HTMLInputElement>) | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>)
 );
 
 /** Label above the control, the server's error for it below (in the danger colour). */

@@ -98,7 +98,13 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
       >
         {preview && (
           <div className="upload-zone__preview" style={{ aspectRatio: aspect }}>
-            <img src={preview} alt={chosen ? `Preview of ${chosen.name}` : currentAlt} width={current?.width ?? undefined} height={current?.height ?? undefined} decoding="async" />
+            <img
+              src={preview}
+              alt={chosen ? `Preview of ${chosen.name}` : currentAlt}
+              width={current?.width ?? undefined}
+              height={current?.height ?? undefined}
+              decoding="async"
+            />
             {chosen && <span className="image-picker__badge">New</span>}
           </div>
         )}

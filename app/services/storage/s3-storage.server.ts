@@ -1,11 +1,5 @@
 import { Client } from "minio";
-import {
-  assertSafeKey,
-  assertSafeKeyPrefix,
-  type S3StorageOptions,
-  type Storage,
-  type StoredObjectInfo,
-} from "../storage.server";
+import { assertSafeKey, assertSafeKeyPrefix, type S3StorageOptions, type Storage, type StoredObjectInfo } from "../storage.server";
 
 const CHECK_TIMEOUT_MS = 5_000;
 

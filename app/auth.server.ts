@@ -5,12 +5,12 @@ import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "
 import { findOrCreateGoogleUser, findUserByPassword, GoogleAccountError } from "~/models/users.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import { safeRedirect as checkedRedirect } from "~/utils/safe-redirect";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/services/config.server";
 import { createHash } from "node:crypto";
-import { errorText, logError } from "./log.server";
-import { hitRateLimit, peekRateLimit, resetRateLimit } from "./rate-limit.server";
-import { endAllListenerSessions, getListenerSession, listenerSessionStorage, rotateListenerSession } from "./session.server";
-import { peekSingleton, setSingleton } from "./singleton.server";
+import { errorText, logError } from "~/services/log.server";
+import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
+import { endAllListenerSessions, getListenerSession, listenerSessionStorage, rotateListenerSession } from "~/services/session.server";
+import { peekSingleton, setSingleton } from "~/services/singleton.server";
 
 /** Wrong sign-ins per address, and per account (from all addresses), in one window. */
 export const SIGN_IN_ATTEMPTS = 10;
@@ -138,7 +138,9 @@ export type SignInFailure = { error: string; status: number };
 export async function signInWithPassword(request: Request, form: FormData, clientIp: string): Promise<SignInFailure | Response> {
   // Failures are counted per address and per account; a success clears only its own account's
   // counter, so signing in as oneself never buys more guesses at someone else's password.
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const email = String(form.get("email") ?? "")
+    .trim()
+    .toLowerCase();
   const addressKey = `sign-in:ip:${clientIp}`;
   const accountKey = `sign-in:account:${createHash("sha256").update(email).digest("hex")}`;
   const [address, account] = await Promise.all([peekRateLimit(addressKey, SIGN_IN_ATTEMPTS), peekRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS)]);
@@ -189,7 +191,7 @@ export async function finishGoogleSignIn(request: Request): Promise<Response> {
 }
 
 async function googleSignInFailed(request: Request, error: unknown): Promise<Response> {
-  const cause = error instanceof AuthorizationError ? error.cause ?? error : error;
+  const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
   const providerError = new URL(request.url).searchParams.get("error");
   logError("Google sign-in failed", { error: providerError ? `provider answered ${providerError}` : errorText(cause) });
   const message =
