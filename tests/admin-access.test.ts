@@ -65,7 +65,7 @@ describe("admin access", () => {
     ["/dashboard-admin", { intent: "delete-crew-image", key: "Crew1" }, false],
     ["/dashboard-admin", { intent: "move-crew-image", key: "Crew2", direction: "up" }, false],
     ["/cardlistmoreadmin", { intent: "reset-card-image", id: "1" }, false],
-    ["/cardlistmoreadmin", { intent: "add-card", title: "Forged", audioFrom: "1" }, true],
+    ["/cardlistmoreadmin", { intent: "replace-card-image", id: "1" }, true],
     ["/chartcontentadmin", { intent: "add-embed", code: '<iframe src="https://open.spotify.com/embed/x"></iframe>' }, false],
     ["/CrewAdmin", { intent: "save-member", name: "X", age: "20", email: "x@example.com", jobTitle: "DJ", address: "A", bio: "B" }, true],
     ["/eventsAdmin", { intent: "save-event", name: "Forged", date: "2030-01-01", time: "10:00" }, true],

@@ -1,7 +1,7 @@
 import { pageScoped, type AdminHandler } from "~/services/admin-forms.server";
 import { UploadError } from "~/services/uploads.server";
 import type { AdminActor } from "./activity.server";
-import { addEpisodeCard, listEpisodeCards, replaceEpisodeCover, resetEpisodeCover, stationCoverChecksum } from "./podcasts.server";
+import { listEpisodeCards, replaceEpisodeCover, resetEpisodeCover, stationCoverChecksum } from "./podcasts.server";
 
 /** The newest cards for the admin pages, each marked when it already shows the station artwork. */
 export async function listCardImages(limit: number) {
@@ -32,16 +32,5 @@ export function cardImageHandlers(actor: AdminActor): Record<string, AdminHandle
       const card = await resetEpisodeCover(episodeId(fields.id), actor);
       return { ok: true, message: `Image of "${card.title}" deleted; the card now shows the station artwork.` };
     }),
-    "add-card": async ({ fields, files }) => {
-      const title = (fields.title ?? "").trim().replace(/\s+/g, " ");
-      const errors: Record<string, string> = {};
-      if (!title) errors.title = "Title is required.";
-      else if (title.length > 120) errors.title = "Title is too long (at most 120 characters).";
-      if (!files.image) errors.image = "Image is required.";
-      if (!fields.audioFrom) errors.audioFrom = "Choose the audio the card plays.";
-      if (Object.keys(errors).length > 0) return { ok: false, message: "Please correct the marked fields.", errors };
-      const card = await addEpisodeCard({ title, image: files.image, audioFromEpisodeId: episodeId(fields.audioFrom) }, actor);
-      return { ok: true, message: `Card "${card.title}" added as the newest episode.` };
-    },
   };
 }

@@ -81,7 +81,8 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     const previousTitle = getNowPlaying().title;
     if (!store(next)) return;
     // Only the follower gets here, so each title change is recorded once, whatever the instances.
-    if (next.title && next.title !== previousTitle) {
+    // The built-in demo stream's titles are not songs the station played: they stay out of the history.
+    if (options.streamUrl && next.title && next.title !== previousTitle) {
       recordSongChange({ title: next.title, at: new Date() }).catch((error: Error) => log(`song history: could not record "${next.title}": ${error.message}`));
     }
     if (shared) io.serverSideEmit(STATE_BETWEEN_INSTANCES, next);

@@ -53,16 +53,6 @@ export function listEpisodeCards(limit: number) {
 
 export type EpisodeCardAdmin = Awaited<ReturnType<typeof listEpisodeCards>>[number];
 
-/** The audio files a new card can reuse, one entry per file, named after an episode that plays it. */
-export async function listReusableAudio() {
-  const episodes = await db().podcastEpisode.findMany({
-    orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
-    select: { id: true, title: true, durationSeconds: true, audioId: true },
-  });
-  const seen = new Set<string>();
-  return episodes.filter((episode) => !seen.has(episode.audioId) && seen.add(episode.audioId));
-}
-
 function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -126,40 +116,4 @@ export function replaceEpisodeCover(id: number, image: Buffer, actor: AdminActor
 /** Deletes a card's own image: the card falls back to the station's artwork, so it is never left without one. */
 export async function resetEpisodeCover(id: number, actor: AdminActor) {
   return switchCover(id, await renderStationCover(), actor, "card-image.deleted", (card) => `Deleted the image of ${card} (now the station artwork)`);
-}
-
-export interface NewCard {
-  title: string;
-  image: Buffer;
-  /** The existing episode whose audio the new card plays. */
-  audioFromEpisodeId: number;
-}
-
-/** Adds a card: a new episode published now, with its own image, playing an existing episode's audio. */
-export async function addEpisodeCard(input: NewCard, actor: AdminActor) {
-  const upload = await uploadImage(input.image, "covers", { artwork: true });
-  const episode = await commitFileChange(upload, async (tx, file) => {
-    const source = await tx.podcastEpisode.findUnique({
-      where: { id: input.audioFromEpisodeId },
-      select: { audioId: true, durationSeconds: true, listeningReady: true },
-    });
-    if (!source) throw new UploadError("The episode whose audio the card should play no longer exists.");
-    // Its audio is still the lossless original until the listening copy exists.
-    if (!source.listeningReady) throw new UploadError("That episode's listening copy is still being encoded: add the card once the episode is published.");
-    const created = await tx.podcastEpisode.create({
-      data: {
-        title: input.title,
-        description: "",
-        coverId: file!.id,
-        audioId: source.audioId,
-        durationSeconds: source.durationSeconds,
-        publishedAt: new Date(),
-      },
-      select: { id: true, title: true, cover: coverSelect },
-    });
-    await logActivity(tx, actor, "card.created", `Added ${cardName(created)}`);
-    return { result: created, replaced: [] };
-  });
-  publish("images:changed", { action: "created", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
-  return episode;
 }
