@@ -72,19 +72,28 @@ async function sweepOrphansAtStart(config: AppConfig, log: (line: string) => voi
   }
 }
 
-/** Runs server/seed-process.ts with this configuration; true when it seeded the station. */
+/**
+ * Runs server/seed-process.ts with this configuration; true when it seeded the station. The child
+ * is tied to this process by an IPC channel: if the server dies (even by SIGKILL) the channel
+ * closes and the child stops at once, so no half-done seeding writes files behind a restarted
+ * server's orphan sweep.
+ */
 async function seedInChildProcess(config: AppConfig): Promise<boolean> {
-  const { execFile } = await import("node:child_process");
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", path.resolve("server/seed-process.ts")],
-      { env: { ...process.env, SPIN_SEED_CONFIG: JSON.stringify(config) }, maxBuffer: 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`Could not seed the station: ${stderr.trim() || error.message}`));
-        else resolve(stdout.trim() === "seeded");
-      },
-    );
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("server/seed-process.ts")], {
+      env: { ...process.env, SPIN_SEED_CONFIG: JSON.stringify(config) },
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.once("error", (error) => reject(new Error(`Could not seed the station: ${error.message}`)));
+    child.once("exit", (code, signal) => {
+      if (code === 0) resolve(stdout.trim() === "seeded");
+      else reject(new Error(`Could not seed the station: ${stderr.trim() || `the seeding process ended with ${signal ?? `code ${code}`}`}`));
+    });
   });
 }
 

@@ -8,6 +8,9 @@ import { connectDb, disconnectDb } from "~/services/db.server";
 import { createStorage, setStorage } from "~/services/storage.server";
 import { seedStation } from "~/models/seed.server";
 
+// The server that started this process went away (IPC channel closed): stop before writing more.
+process.on("disconnect", () => process.exit(1));
+
 try {
   const config = JSON.parse(process.env.SPIN_SEED_CONFIG ?? "null") as AppConfig | null;
   if (!config?.databaseUrl) throw new Error("SPIN_SEED_CONFIG with a databaseUrl is required");
@@ -16,9 +19,7 @@ try {
   setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
   const seeded = await seedStation();
   await disconnectDb();
-  process.stdout.write(seeded ? "seeded\n" : "already seeded\n");
-  process.exit(0);
+  process.stdout.write(seeded ? "seeded\n" : "already seeded\n", () => process.exit(0));
 } catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
+  process.stderr.write(`${(error as Error).message}\n`, () => process.exit(1));
 }
