@@ -2,6 +2,8 @@ import { useEffect, useState } from "react";
 import { parseStartTime, shareUrlAt } from "~/utils/episode-share";
 import { formatDuration } from "~/utils/format";
 import { getPlayer, isPlayedHere, savedPosition, type EpisodeInfo } from "~/utils/player";
+import { EpisodeChapters } from "./EpisodeChapters";
+import { EpisodeTranscript } from "./EpisodeTranscript";
 import { Icon } from "./Icon";
 import { usePlayerValue } from "./PlayerBar";
 
@@ -83,6 +85,13 @@ export function EpisodePlayer({
     );
   }
 
+  // A chapter or a transcript line: play the episode in the bar from there.
+  const seekTo = (seconds: number) => {
+    if (!loaded) player.playEpisode(episode);
+    player.seek(seconds);
+    if (loaded && !playing) player.toggleEpisode();
+  };
+
   const share_label = position >= 1 ? `Share at ${formatDuration(position)}` : "Share";
   return (
     <div className="episode-player" data-loaded={loaded || undefined}>
@@ -119,6 +128,8 @@ export function EpisodePlayer({
       <p className="share-status" role="status">
         {shareStatus}
       </p>
+      <EpisodeChapters episodeId={episode.id} currentTime={position} onSeek={seekTo} />
+      <EpisodeTranscript episodeId={episode.id} currentTime={position} onSeek={seekTo} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import "~/styles/episode-media.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmbedList } from "~/components/EmbedFrame";
