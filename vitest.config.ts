@@ -15,6 +15,9 @@ export default defineConfig({
   test: {
     globals: true,
     pool: "forks",
+    // Most tests wait on servers, databases and browsers rather than compute: two files at a time
+    // keep a 2-core machine busy without starving the timing-sensitive ones.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
