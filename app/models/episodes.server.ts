@@ -7,7 +7,7 @@ import { needsListeningCopy } from "~/services/audio.server";
 import { buildPodcastRss, type PodcastItem } from "~/services/feeds.server";
 import { publish } from "~/services/realtime.server";
 import { getStorage } from "~/services/storage.server";
-import { readUrlEncoded } from "~/services/form-body.server";
+import { readPartBounded, readUrlEncoded } from "~/services/form-body.server";
 import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
 import { artworkKey, mediaUrl } from "~/utils/media";
 import { ChaptersError, parseChapters, type Chapter } from "~/utils/transcript";
@@ -133,17 +133,6 @@ export class EpisodeFormRefused extends Error {
   name = "EpisodeFormRefused";
 }
 
-async function readBounded(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of data) {
-    size += chunk.length;
-    // Read on to the end of the part so the rest of the form arrives, keeping nothing.
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? null : Buffer.concat(chunks);
-}
-
 /**
  * Reads the episode form (multipart with files, or urlencoded for deletes)
  * with bounded memory. Throws EpisodeFormRefused for a post that is not a
@@ -185,17 +174,17 @@ async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse:
   await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
     if (++parts > MAX_PARTS || (part.filename !== undefined && !FILE_PARTS.has(part.name))) {
       refuse(parts > MAX_PARTS ? "That form has too many fields." : "That form has an unexpected file.");
-      await readBounded(part.data, 0);
+      await readPartBounded(part.data, 0);
       return undefined;
     }
     if (part.filename === undefined) {
-      const bytes = await readBounded(part.data, FIELD_LIMIT);
+      const bytes = await readPartBounded(part.data, FIELD_LIMIT);
       if (bytes === null) refuse(`The field ${part.name} is too long.`);
       else addField(post, part.name, bytes.toString("utf8"));
       return undefined;
     }
     const name = part.name as FilePart;
-    const bytes = await readBounded(part.data, PART_LIMITS[name]);
+    const bytes = await readPartBounded(part.data, PART_LIMITS[name]);
     if (bytes === null) post.errors[name] = TOO_LARGE[name];
     // An empty file input still posts a nameless, empty part.
     else if (bytes.length > 0) post.files[name] = bytes;

@@ -96,19 +96,24 @@ function friendlyWriteError(error: unknown, slug: string): unknown {
   return error;
 }
 
+/** A show's own columns and its hosts (in order), as written on create and on edit. */
+function showColumns(input: ShowInput) {
+  return {
+    name: input.name,
+    slug: input.slug,
+    description: input.description,
+    colour: input.colour,
+    hosts: { create: input.hostIds.map((crewMemberId, position) => ({ crewMemberId, position })) },
+  };
+}
+
 export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_ACTOR) {
   let show: { id: string; slug: string; name: string };
   try {
     show = await db().$transaction(async (tx) => {
       await requireCrew(tx, input.hostIds);
       const created = await tx.show.create({
-        data: {
-          name: input.name,
-          slug: input.slug,
-          description: input.description,
-          colour: input.colour,
-          hosts: { create: input.hostIds.map((crewMemberId, position) => ({ crewMemberId, position })) },
-        },
+        data: showColumns(input),
         select: { id: true, slug: true, name: true },
       });
       await logActivity(tx, actor, "show.created", `Added show "${created.name}"`);
@@ -131,13 +136,7 @@ export async function updateShow(id: string, input: ShowInput, actor: AdminActor
       await tx.showHost.deleteMany({ where: { showId: id } });
       const updated = await tx.show.update({
         where: { id },
-        data: {
-          name: input.name,
-          slug: input.slug,
-          description: input.description,
-          colour: input.colour,
-          hosts: { create: input.hostIds.map((crewMemberId, position) => ({ crewMemberId, position })) },
-        },
+        data: showColumns(input),
         select: { id: true, slug: true, name: true },
       });
       await logActivity(tx, actor, "show.updated", `Edited show "${updated.name}"`);

@@ -59,7 +59,11 @@ export async function readUrlEncoded(request: Request, limits: FormLimits): Prom
   return fields;
 }
 
-async function drain(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
+/**
+ * Reads one multipart part to its end, keeping it only while it fits `limit`: null when it was
+ * larger. Reading on keeps the rest of the form arriving, so the answer reaches the browser.
+ */
+export async function readPartBounded(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of data) {
@@ -87,7 +91,7 @@ export async function readForm(request: Request, limits: FormLimits = PUBLIC_FOR
   let over = false;
   try {
     await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
-      const value = await drain(part.data, limits.maxFieldBytes);
+      const value = await readPartBounded(part.data, limits.maxFieldBytes);
       if (++parts > limits.maxFields || value === null || part.filename !== undefined) over = true;
       else form.append(part.name, value.toString("utf8"));
       return undefined;
