@@ -305,7 +305,6 @@ describe.each([
       "site-image.replaced",
       "card-image.replaced",
       "card-image.deleted",
-      "card.created",
       "crew-image.created",
       "crew-image.replaced",
       "crew-image.moved",

@@ -1,3 +1,4 @@
+import { confirmSiteOrigin } from "~/models/site-origin.server";
 import { execFile } from "node:child_process";
 import http from "node:http";
 import fs from "node:fs/promises";
@@ -261,7 +262,7 @@ describe("the podcast feed for directories and apps", () => {
     expect(await uids(`localhost:${port}`)).toEqual(uidsA);
 
     // The station gets a public address: the guid stays, nothing else of the feed's identity changes.
-    await db().setting.create({ data: { key: "site.origin", value: "https://radio.example" } });
+    await confirmSiteOrigin("https://radio.example", SYSTEM_ACTOR);
     const canonical = await feedXml();
     expect(guid(canonical)).toBe(guid(a));
     expect(guid(canonical)).not.toBe(podcastGuid("https://radio.example/podcast.xml"));
@@ -269,7 +270,7 @@ describe("the podcast feed for directories and apps", () => {
     expect(canonical).not.toContain("itunes:new-feed-url");
 
     // It moves: the old address redirects to the new feed, which names its new URL; the guid never changes.
-    await db().setting.update({ where: { key: "site.origin" }, data: { value: "https://spin.example" } });
+    await confirmSiteOrigin("https://spin.example", SYSTEM_ACTOR);
     const moved = await feedXml();
     expect(guid(moved)).toBe(guid(a));
     expect(moved).toContain("<itunes:new-feed-url>https://spin.example/podcast.xml</itunes:new-feed-url>");

@@ -1,71 +1,48 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { AdminForm, FormStatus, SubmitButton, useFieldError } from "~/components/admin/AdminForm";
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
+import { formatFileSize, UploadZone } from "~/components/admin/UploadZone";
 import type { MediaFile } from "~/utils/media";
 
 const MAX_AUDIO_BYTES = 200 * 1024 * 1024;
 const AUDIO_TYPES = "audio/mpeg,audio/mp4,audio/x-m4a,audio/wav,audio/x-wav,audio/flac,audio/aiff,audio/x-aiff,.mp3,.m4a,.wav,.flac,.aif,.aiff";
 const TRANSCRIPT_TYPES = "text/vtt,application/x-subrip,.vtt,.srt";
 
-function formatSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
-
-/** The episode's audio file: what is in use now, and (with JavaScript) the chosen file's name and size. */
+/** The episode's audio file: what is in use now (playable), and the shared upload zone. */
 function AudioPicker({ current, required }: { current: { label: string; url: string } | null; required: boolean }) {
   const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
+  const [chosen, setChosen] = useState<File | null>(null);
   const serverError = useFieldError("audio");
-  const tooLarge = chosen && chosen.size > MAX_AUDIO_BYTES ? `This file is ${formatSize(chosen.size)}; the limit is 200 MB.` : null;
-  const error = tooLarge ?? serverError;
-
-  useEffect(() => {
-    const form = input.current?.form;
-    if (!form) return;
-    const clear = () => setChosen(null);
-    form.addEventListener("reset", clear);
-    return () => form.removeEventListener("reset", clear);
-  }, []);
-
-  const described = [`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  const tooLarge = chosen && chosen.size > MAX_AUDIO_BYTES ? `This file is ${formatFileSize(chosen.size)}; the limit is 200 MB.` : null;
   return (
     <div className="admin-field episode-audio">
       <label htmlFor={id} className="admin-label">
         {current ? "Audio (leave empty to keep the current file)" : "Audio"}
       </label>
-      {current && !chosen && (
-        <audio className="episode-audio__current" controls preload="none" src={current.url}>
-          <a href={current.url}>{current.label}</a>
-        </audio>
-      )}
-      <input
-        ref={input}
+      <UploadZone
         id={id}
-        type="file"
         name="audio"
+        label="the episode's audio"
         accept={AUDIO_TYPES}
+        noun="audio file"
+        typesHint="MP3, M4A, WAV, FLAC or AIFF, up to 200 MB"
+        hint={`${current ? `Now: ${current.label}. ` : ""}The length is read from the file. WAV, FLAC and AIFF are kept as the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.`}
         required={required}
-        className="image-picker__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          setChosen(file ? { name: file.name, size: file.size } : null);
-        }}
+        hasCurrent={Boolean(current)}
+        error={tooLarge ?? serverError ?? null}
+        chosen={chosen}
+        onChoose={setChosen}
+        preview={
+          current &&
+          !chosen && (
+            <audio className="episode-audio__current" controls preload="none" src={current.url}>
+              <a href={current.url}>{current.label}</a>
+            </audio>
+          )
+        }
       />
-      {chosen && <p className="caption episode-audio__chosen">{`${chosen.name} · ${formatSize(chosen.size)}`}</p>}
-      <p id={`${id}-hint`} className="caption">
-        {current ? `Now: ${current.label}. ` : ""}MP3, M4A, WAV, FLAC or AIFF, up to 200 MB. The length is read from the file. WAV, FLAC and AIFF are kept as
-        the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="form-error">
-          {error}
-        </p>
-      )}
     </div>
   );
 }
@@ -101,40 +78,39 @@ const CHAPTERS_EXAMPLE = '[{"startTime": 0, "title": "Intro"}, {"startTime": 95,
 function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; crew: CreditableCrewMember[] }) {
   const id = useId();
   const transcriptError = useFieldError("transcript");
+  const [transcript, setTranscript] = useState<File | null>(null);
   const creditsError = useFieldError("credits");
   const credited = new Set(editing?.credits ?? []);
   return (
     <>
-      <div className="admin-field episode-transcript">
+      <div className="admin-field episode-transcript-field">
         <label htmlFor={`${id}-transcript`} className="admin-label">
           {editing?.transcript ? "Transcript (leave empty to keep the current file)" : "Transcript (optional)"}
         </label>
-        <input
+        <UploadZone
           id={`${id}-transcript`}
-          type="file"
           name="transcript"
+          label="the transcript"
           accept={TRANSCRIPT_TYPES}
-          className="image-picker__input"
-          aria-invalid={transcriptError ? true : undefined}
-          aria-describedby={[`${id}-transcript-hint`, transcriptError ? `${id}-transcript-error` : null].filter(Boolean).join(" ")}
+          noun="transcript"
+          typesHint="WebVTT (.vtt) or SRT (.srt), UTF-8, up to 2 MB"
+          hint={`${editing?.transcript ? `Now: ${editing.transcript.label}. ` : ""}Shown on the play page and in podcast apps.`}
+          hasCurrent={Boolean(editing?.transcript)}
+          error={transcriptError ?? null}
+          chosen={transcript}
+          onChoose={setTranscript}
+          preview={
+            editing?.transcript && (
+              <p className="caption">
+                <a href={editing.transcript.url}>Open the current transcript</a>
+              </p>
+            )
+          }
         />
-        <p id={`${id}-transcript-hint`} className="caption">
-          {editing?.transcript ? (
-            <>
-              Now: <a href={editing.transcript.url}>{editing.transcript.label}</a>.{" "}
-            </>
-          ) : null}
-          WebVTT (.vtt) or SRT (.srt), UTF-8, up to 2 MB. Shown on the play page and in podcast apps.
-        </p>
         {editing?.transcript && (
           <label className="caption">
             <input type="checkbox" name="removeTranscript" /> Remove the transcript
           </label>
-        )}
-        {transcriptError && (
-          <p id={`${id}-transcript-error`} className="form-error">
-            {transcriptError}
-          </p>
         )}
       </div>
       <Field

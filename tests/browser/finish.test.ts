@@ -303,6 +303,39 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await page.context().close();
   });
 
+  it("reorders crew images by dragging one picture onto another (desktop)", async () => {
+    const before = (await db().crewImage.findMany({ orderBy: { position: "asc" }, select: { key: true } })).map((image) => image.key);
+    const page = await open({ asAdmin: true });
+    await page.goto(`${server.url}/dashboard-admin`);
+    await hydrated(page);
+    const tiles = page.locator(".crew-tile");
+    await tiles.first().scrollIntoViewIfNeeded();
+    // A real HTML5 drag in Chromium: the first picture dropped on the third.
+    await tiles.nth(0).dragTo(tiles.nth(2));
+    await expect
+      .poll(async () => (await db().crewImage.findMany({ orderBy: { position: "asc" }, select: { key: true } })).map((image) => image.key))
+      .toEqual([before[1], before[2], before[0], ...before.slice(3)]);
+    await expect.poll(() => tiles.nth(2).locator(".crew-tile__label").textContent()).toContain(before[0]);
+    // And back again, so the next tests see the seeded order.
+    await tiles.nth(2).dragTo(tiles.nth(0));
+    await expect
+      .poll(async () => (await db().crewImage.findMany({ orderBy: { position: "asc" }, select: { key: true } })).map((image) => image.key))
+      .toEqual(before);
+    await page.context().close();
+  });
+
+  it("offers the same upload zone for an episode's audio and transcript as for images", async () => {
+    const page = await open({ asAdmin: true });
+    await page.goto(`${server.url}/episodes-admin`);
+    await hydrated(page);
+    for (const name of [/Choose audio file for the episode's audio/, /Choose transcript for the transcript/, /Choose image/]) {
+      await expect.poll(() => page.getByRole("button", { name }).count()).toBeGreaterThan(0);
+    }
+    await page.locator('input[name="audio"]').setInputFiles({ name: "show.mp3", mimeType: "audio/mpeg", buffer: Buffer.alloc(2048, 1) });
+    await expect.poll(() => page.locator(".episode-audio .upload-zone__file").textContent()).toBe("show.mp3 · 2 KB");
+    await page.context().close();
+  });
+
   it("never scrolls sideways at 320 px, and every control is at least 44 px", async () => {
     const page = await open({ viewport: { width: 320, height: 640 }, asAdmin: true });
     const failures: string[] = [];
