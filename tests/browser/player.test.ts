@@ -131,11 +131,11 @@ const measured: Record<string, number | string> = {};
     await icecast.stopSource();
     await msUntil(
       async () => /off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""),
-      8_000,
+      20_000,
       "the bar to say the stream is off the air",
     );
     await icecast.startSource();
-    await msUntil(async () => !/off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""), 10_000, "the bar to say it is back");
+    await msUntil(async () => !/off the air/.test((await idle.locator(".live-player__now").textContent()) ?? ""), 30_000, "the bar to say it is back");
     await idle.context().close();
     await page.context().close();
   });
