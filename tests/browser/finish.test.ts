@@ -5,11 +5,10 @@ import { SYSTEM_ACTOR } from "~/models/activity.server";
 import { addEmbed } from "~/models/embeds.server";
 import { db } from "~/services/db.server";
 import { adminCookie, testImage } from "../helpers/admin";
-import { describeInBrowser, launchBrowser, SCREENSHOT_DIR, viewports } from "../helpers/browser";
+import { describeInBrowser, launchBrowser, SCREENSHOT_DIR, viewports, axeViolations } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 // Every screen as a person sees it: PIN dialog, admin forms, contrast, phone layout, no-JS drawers.
-const AXE_PATH = path.resolve("node_modules/axe-core/axe.min.js");
 
 const PUBLIC_ROUTES = [
   "/listen",
@@ -79,20 +78,6 @@ describeInBrowser("every screen finished as a person sees it", () => {
       .getByRole("button", { name: /Play the live stream/ })
       .and(page.locator(":enabled"))
       .waitFor();
-  }
-
-  async function axeViolations(page: Page) {
-    await page.addScriptTag({ path: AXE_PATH });
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-        }
-      ).axe;
-      const result = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
-    });
-    return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   }
 
   it("is dark by default, even for a browser that prefers light; the profile drawer's switch remembers light and system", async () => {

@@ -5,10 +5,9 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { SYSTEM_ACTOR } from "~/models/activity.server";
 import { addEmbed } from "~/models/embeds.server";
 import { createEvent } from "~/models/events.server";
-import { describeInBrowser, launchBrowser, newPage, screenshot, viewports } from "../helpers/browser";
+import { describeInBrowser, launchBrowser, newPage, screenshot, viewports, axeViolations } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
-const AXE_PATH = path.resolve("node_modules/axe-core/axe.min.js");
 const POSTER = path.resolve("prisma/seed-assets/covers/cover-04.jpg");
 
 /** Tests never reach the internet: third-party players (chart embeds) get a local stand-in page. */
@@ -30,21 +29,6 @@ async function open(browser: Browser, viewport: "phone" | "desktop", url: string
     .and(page.locator(":enabled"))
     .waitFor();
   return page;
-}
-
-/** axe-core on the current page; returns the serious and critical violations. */
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
 describeInBrowser("the listener experience", () => {

@@ -48,3 +48,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+const AXE_PATH = path.resolve("node_modules/axe-core/axe.min.js");
+
+/** axe-core on the current page; returns the serious and critical violations. */
+export async function axeViolations(page: Page) {
+  await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
