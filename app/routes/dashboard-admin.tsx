@@ -32,9 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     needsStationEmail(),
   ]);
   // The site address: PUBLIC_URL, or the one confirmed here (prefilled from this admin's own request).
-  const siteAddress = getConfig().publicUrl
-    ? { fixed: true, origin: new URL(getConfig().publicUrl!).origin, confirmed: true }
-    : { fixed: false, origin: (await canonicalOrigin()) ?? new URL(request.url).origin, confirmed: (await canonicalOrigin()) !== null };
+  // canonicalOrigin() is PUBLIC_URL's origin when that is set, else the confirmed one (or null).
+  const canonical = await canonicalOrigin();
+  const siteAddress = { fixed: Boolean(getConfig().publicUrl), origin: canonical ?? new URL(request.url).origin, confirmed: canonical !== null };
   return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress };
 }
 
