@@ -151,13 +151,21 @@ async function runAsIds(): Promise<{ uid?: number; gid?: number }> {
 }
 
 /**
- * As root, the server's user must be able to pass through the directory holding the
- * cluster (mkdtemp and some umasks make it 0700): execute permission only, so the
- * files beside the cluster (session secret, password) stay unreadable to it.
+ * As root, the server's user must be able to pass through every directory above the cluster
+ * (mkdtemp, a home folder such as /root and some umasks make them 0700): each one it cannot
+ * pass gets the execute permission that applies to that user (no listing), so the files beside the cluster
+ * (session secret, password) stay unreadable to it. Folders above DATA_DIR are named in the log.
  */
-async function letServerUserThrough(dir: string): Promise<void> {
-  const { mode } = await fs.stat(dir);
-  if ((mode & 0o001) === 0) await fs.chmod(dir, (mode & 0o7777) | 0o001);
+async function letServerUserThrough(dir: string, ids: { uid?: number; gid?: number }, log: (line: string) => void): Promise<void> {
+  for (let current = path.resolve(dir), first = true; ; current = path.dirname(current), first = false) {
+    const { mode, uid, gid } = await fs.stat(current);
+    const searchBit = uid === ids.uid ? 0o100 : gid === ids.gid ? 0o010 : 0o001;
+    if ((mode & searchBit) === 0) {
+      await fs.chmod(current, (mode & 0o7777) | searchBit);
+      if (!first) log(`Let the database's system user ${USER} pass through ${current} (execute permission only) to reach its data`);
+    }
+    if (path.dirname(current) === current) return;
+  }
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {
@@ -330,7 +338,7 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Emb
   const { postgres, pg_ctl } = await findBinaries();
   const password = await readOrCreatePassword(options.passwordFile);
   const ids = await runAsIds();
-  if (ids.uid !== undefined) await letServerUserThrough(path.dirname(dir));
+  if (ids.uid !== undefined) await letServerUserThrough(path.dirname(dir), ids, log);
   const initialised = await fs.access(path.join(dir, "PG_VERSION")).then(
     () => true,
     () => false,
