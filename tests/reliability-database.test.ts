@@ -6,15 +6,14 @@ import { ConfigError, loadConfig } from "~/services/config.server";
 import { isDatabaseUnavailableError } from "~/services/database-check.server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { startTestServer, type TestServer } from "./helpers/server";
-import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
+import { databaseTarget, startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
 
 // The database "goes down" by cutting a TCP proxy between the app and a real
 // PostgreSQL (or PGlite's socket server): the app sees exactly what a stopped
 // server looks like, refused connections and dropped sockets.
 
 async function proxyTo(database: TestDatabase): Promise<TcpProxy> {
-  const url = new URL(database.url);
-  return startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  return startTcpProxy(databaseTarget(database.url));
 }
 
 async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {

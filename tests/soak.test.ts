@@ -6,7 +6,7 @@ import { connectedListeners } from "~/services/realtime.server";
 import { adminCookie, expectStorageConsistent, postAdminForm, testImage } from "./helpers/admin";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { startTestServer, type TestServer } from "./helpers/server";
-import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
+import { databaseTarget, startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
 
 // Two minutes of listeners and an admin on one server (loopback only, fixed
 // concurrency), then: no errors, connections and sockets back to where they
@@ -47,9 +47,8 @@ describe("soak", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const url = new URL(database.url);
     // Every database connection of the app passes through this proxy, which counts them.
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    proxy = await startTcpProxy(databaseTarget(database.url));
     server = await startTestServer({}, { database: { ...database, url: proxy.urlFor(database.url) } });
   });
   afterAll(async () => {

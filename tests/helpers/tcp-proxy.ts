@@ -3,7 +3,7 @@ import net from "node:net";
 export interface TcpProxy {
   /** The proxy's port on 127.0.0.1 (stays the same across cut/restore). */
   port: number;
-  /** `url` with its host and port replaced by the proxy's. */
+  /** `url` with its host and port (or socket) replaced by the proxy's. */
   urlFor(url: string): string;
   /** Connections currently open through the proxy. */
   openConnections(): number;
@@ -18,7 +18,17 @@ export interface TcpProxy {
  * A loopback TCP forwarder to `target`: cutting it makes a database or
  * storage server look down to the app without stopping the real one.
  */
-export async function startTcpProxy(target: { host: string; port: number }, port = 0): Promise<TcpProxy> {
+/** Where a PostgreSQL URL really connects: its host and port, or the Unix socket its `host=` names (the embedded server). */
+export function databaseTarget(databaseUrl: string): ProxyTarget {
+  const url = new URL(databaseUrl);
+  const socketDir = url.searchParams.get("host");
+  const port = Number(url.port || 5432);
+  return socketDir?.startsWith("/") ? { path: `${socketDir}/.s.PGSQL.${port}` } : { host: url.hostname, port };
+}
+
+export type ProxyTarget = { host: string; port: number } | { path: string };
+
+export async function startTcpProxy(target: ProxyTarget, port = 0): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const clients = new Set<net.Socket>();
   let server: net.Server | null = null;
@@ -26,7 +36,7 @@ export async function startTcpProxy(target: { host: string; port: number }, port
   const listen = (onPort: number) =>
     new Promise<net.Server>((resolve, reject) => {
       const next = net.createServer((client) => {
-        const upstream = net.connect(target.port, target.host);
+        const upstream = "path" in target ? net.connect(target.path) : net.connect(target.port, target.host);
         clients.add(client);
         sockets.add(client);
         sockets.add(upstream);
@@ -62,6 +72,7 @@ export async function startTcpProxy(target: { host: string; port: number }, port
     port: boundPort,
     urlFor(url: string) {
       const parsed = new URL(url);
+      parsed.searchParams.delete("host"); // a Unix socket the proxy now stands in for
       parsed.hostname = "127.0.0.1";
       parsed.port = String(boundPort);
       return parsed.toString();
