@@ -2,15 +2,31 @@ import { redirect } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
-import { findOrCreateGoogleUser, findUserByPassword, GoogleAccountError } from "~/models/users.server";
+import { findOrCreateGoogleUser, findUserByPassword, getSessionUser, GoogleAccountError, type CurrentUser } from "~/models/users.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import { safeRedirect as checkedRedirect } from "~/utils/safe-redirect";
 import { getConfig } from "~/services/config.server";
 import { createHash } from "node:crypto";
 import { errorText, logError } from "~/services/log.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
-import { endAllListenerSessions, getListenerSession, listenerSessionStorage, rotateListenerSession } from "~/services/session.server";
+import { endAllListenerSessions, getListenerSession, listenerSessionId, listenerSessionStorage, rotateListenerSession } from "~/services/session.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
+
+// The root and the page's own loader both ask, once per page view. Only reads share the answer:
+// a form post may change it (a favourite, signing in or out) before its page is rendered.
+const currentUsers = new WeakMap<Request, Promise<CurrentUser | null>>();
+
+/** The signed-in listener (public fields and favourite episode ids) of this request, or null for a guest. */
+export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  const read = async () => getSessionUser(await listenerSessionId(request));
+  if (request.method !== "GET" && request.method !== "HEAD") return read();
+  let user = currentUsers.get(request);
+  if (!user) {
+    user = read();
+    currentUsers.set(request, user);
+  }
+  return user;
+}
 
 /** Wrong sign-ins per address, and per account (from all addresses), in one window. */
 export const SIGN_IN_ATTEMPTS = 10;

@@ -3,6 +3,14 @@ import "./styles/tokens.css";
 import "./styles/app.css";
 import "./styles/listener.css";
 import "./styles/player.css";
+// Every page's CSS goes into one bundle whichever module imports it (cssBundleHref): imported here
+// rather than beside the components, where each import left an empty JavaScript chunk to load.
+import "./styles/forms.css";
+import "./styles/schedule.css";
+import "./styles/news.css";
+import "./styles/episode-media.css";
+import "./styles/episodes.css";
+import "./styles/admin.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
@@ -11,11 +19,11 @@ import { PlayerBar } from "~/components/PlayerBar";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { getNowPlaying } from "~/models/now-playing.server";
+import { getBarOnAir, type BarOnAir } from "~/models/schedule.server";
 import { getStationIdentity } from "~/models/station.server";
-import { getCurrentUser } from "~/models/users.server";
 import { isAdmin } from "~/services/admin-session.server";
-import { isGoogleSignInConfigured } from "~/auth.server";
-import type { StationIdentity } from "~/services/config.server";
+import { getCurrentUser, isGoogleSignInConfigured } from "~/auth.server";
+import { getConfig, type StationIdentity } from "~/services/config.server";
 import { readTheme, type Theme } from "~/services/theme.server";
 import { useNonce } from "~/utils/nonce";
 
@@ -30,6 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     station: getStationIdentity(),
     nowPlaying: getNowPlaying(),
+    // Not worth an error page: without the programme the bar simply shows no show.
+    onAir: await getBarOnAir(new Date()).catch((): BarOnAir => ({ now: null, next: null })),
+    stationTimeZone: getConfig().stationTimezone,
+    // Only the station's own stream is recorded (not the built-in demo), and only with REWIND_HOURS.
+    canRewind: Boolean(getConfig().streamUrl) && getConfig().rewindHours > 0,
     user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null,
     isAdmin: admin,
     theme,
@@ -77,7 +90,16 @@ export function Layout({ children }: { children: ReactNode }) {
       </main>
       {station && <SiteFooter station={station} />}
       {/* In the layout, not a route: live and episodes keep playing while the listener navigates. */}
-      {station && <PlayerBar station={station} signedIn={Boolean(data.user)} nowPlaying={data.nowPlaying} />}
+      {station && (
+        <PlayerBar
+          station={station}
+          signedIn={Boolean(data.user)}
+          nowPlaying={data.nowPlaying}
+          onAir={data.onAir}
+          stationTimeZone={data.stationTimeZone}
+          canRewind={data.canRewind}
+        />
+      )}
     </Document>
   );
 }

@@ -12,6 +12,7 @@ import { waitForDatabase } from "~/services/database-check.server";
 import { connectDb, disconnectDb } from "~/services/db.server";
 import type { EmbeddedPostgres } from "~/services/embedded-postgres.server";
 import { checkHealth, withoutErrorTexts } from "~/services/health.server";
+import { logger } from "~/services/log.server";
 import { applyMigrations } from "~/services/migrations.server";
 import { registerGauge } from "~/services/metrics.server";
 import { attachRealtime, connectedListeners, onContentChanged } from "~/services/realtime.server";
@@ -20,8 +21,11 @@ import { createStorage, getStorage, setStorage } from "~/services/storage.server
 import { startNowPlayingFollower } from "~/models/now-playing.server";
 import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
+import { sweepTempFiles } from "~/services/temp-files.server";
 import { isSeeded, SEED_DIR, seedStation } from "~/models/seed.server";
 import { startListeningCopyQueue } from "~/models/listening-copies.server";
+import { createLiveRecorder } from "~/models/rewind.server";
+import { startShowArchiver } from "~/models/show-archive.server";
 import { setSingleton } from "~/services/singleton.server";
 import { startStationDatabase } from "~/services/station-database.server";
 import { withDatabaseOutagePages } from "./database-outage";
@@ -31,6 +35,7 @@ import { isOperator, observeRequests, serveMetrics } from "./observability";
 import { createPageCache } from "./page-cache";
 import { limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
+import { mountRewindRoutes } from "./rewind";
 
 const BUILD_PATH = path.resolve("build/index.js");
 // How long a shutdown waits for in-flight requests and uploads before cutting them.
@@ -45,7 +50,6 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  log?: (line: string) => void;
   /** Development: re-import the Remix build whenever it is rebuilt. */
   watchBuild?: boolean;
   /** Seed a new station in a short-lived child process (server/seed-process.ts), so the server keeps none of its memory. */
@@ -63,13 +67,20 @@ async function importBuild(): Promise<ServerBuild> {
 }
 
 /** Leftovers of a process killed mid-upload or mid-change; a failed sweep never stops the station. */
-async function sweepOrphansAtStart(config: AppConfig, log: (line: string) => void): Promise<void> {
+async function sweepOrphansAtStart(config: AppConfig): Promise<void> {
   try {
     const { unusedFiles, orphanedObjects } = await sweepOrphans({ graceMs: config.orphanGraceSeconds * 1000 });
-    if (unusedFiles + orphanedObjects.length > 0) log(`Removed ${unusedFiles} unused files and ${orphanedObjects.length} orphaned objects from storage`);
+    if (unusedFiles + orphanedObjects.length > 0)
+      logger.info(`Removed ${unusedFiles} unused files and ${orphanedObjects.length} orphaned objects from storage`);
   } catch (error) {
-    log(`Could not sweep orphaned files: ${(error as Error).message}`);
+    logger.warn(`Could not sweep orphaned files: ${(error as Error).message}`);
   }
+  // Staged uploads (DATA_DIR/tmp/uploads) of a killed process: up to 200 MB each.
+  const temps = await sweepTempFiles(config.orphanGraceSeconds * 1000).catch((error: Error) => {
+    logger.warn(`Could not sweep temporary upload files: ${error.message}`);
+    return 0;
+  });
+  if (temps > 0) logger.info(`Removed ${temps} temporary upload files left by an earlier run`);
 }
 
 /**
@@ -83,15 +94,17 @@ async function seedInChildProcess(config: AppConfig): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", path.resolve("server/seed-process.ts")], {
       env: { ...process.env, SPIN_SEED_CONFIG: JSON.stringify(config) },
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      // Its log lines join the server's on stdout; its answer comes over the IPC channel.
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
-    let stdout = "";
+    let answer: unknown = null;
     let stderr = "";
-    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.on("message", (message) => (answer = message));
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
     child.once("error", (error) => reject(new Error(`Could not seed the station: ${error.message}`)));
-    child.once("exit", (code, signal) => {
-      if (code === 0) resolve(stdout.trim() === "seeded");
+    // "close", not "exit": it waits for the IPC channel too, so the answer has arrived.
+    child.once("close", (code, signal) => {
+      if (code === 0) resolve(answer === "seeded");
       else reject(new Error(`Could not seed the station: ${stderr.trim() || `the seeding process ended with ${signal ?? `code ${code}`}`}`));
     });
   });
@@ -102,7 +115,9 @@ async function seedInChildProcess(config: AppConfig): Promise<boolean> {
  * migrations, then one HTTP server carrying Express, Remix and socket.io.
  */
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  logger.level = config.logLevel;
+  // Start-up and operational lines: text for humans, each one JSON line of the one logger.
+  const log = (line: string) => logger.info(line);
   await fs.mkdir(config.dataDir, { recursive: true });
 
   let embedded: EmbeddedPostgres | null = null;
@@ -128,7 +143,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       !(await isSeeded()) &&
       (options.seedInSeparateProcess ? await seedInChildProcess({ ...config, sessionSecret, databaseUrl }) : await seedStation());
     if (seeded) log("Seeded the station with the bundled content");
-    await sweepOrphansAtStart(config, log);
+    await sweepOrphansAtStart(config);
   } catch (error) {
     await disconnectDb();
     await embedded?.stop();
@@ -143,7 +158,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.disable("x-powered-by");
   // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
   app.set("trust proxy", config.trustProxy);
-  app.use(observeRequests(log));
+  app.use(observeRequests());
   // Before anything builds a URL from the Host header (Remix, the page cache, absolute links).
   app.use(refuseMalformedHosts(config));
   app.use(securityHeaders(config));
@@ -163,6 +178,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       .json(isOperator(req, config) ? health : withoutErrorTexts(health));
   });
   app.get("/metrics", serveMetrics(config));
+  mountRewindRoutes(app);
 
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
   // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set
@@ -211,8 +227,12 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     demo,
     io,
     sharedDatabaseUrl: stopRealtimeSharing ? databaseUrl : null,
+    // The operator's stream is recorded for rewinding and show archives (the demo stream is not).
+    createRecorder: config.streamUrl && config.rewindHours > 0 ? () => createLiveRecorder({ rewindHours: config.rewindHours, log }) : null,
     log,
   });
+  // Ended airings of archived shows become episodes; any instance may build one (the row is the job).
+  const stopArchiving = config.rewindHours > 0 ? startShowArchiver({ rewindHours: config.rewindHours, log }) : null;
   registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
 
   let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
@@ -243,6 +263,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     async close() {
       watcher?.close();
       await stopFollowingNowPlaying();
+      await stopArchiving?.();
       attachRealtime(undefined);
       setSingleton("demoStream", undefined);
       demo?.close();

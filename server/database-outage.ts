@@ -1,5 +1,6 @@
 import { data, type ServerBuild } from "@remix-run/node";
 import { isDatabaseUnavailableError } from "~/services/database-check.server";
+import { errorText, logger } from "~/services/log.server";
 
 export const DATABASE_OUTAGE_MESSAGE = "The station's database is not answering right now. This page will be back by itself in a moment.";
 
@@ -17,7 +18,7 @@ function answerOutagesWith503<F extends Handler>(handler: F): F {
       // One line per outage window, not one per request.
       if (Date.now() - lastLoggedAt > LOG_EVERY_MS) {
         lastLoggedAt = Date.now();
-        console.error(`Database unavailable, answering 503: ${(error as Error).message.trim().split("\n").pop()}`);
+        logger.error({ error: errorText(error).trim().split("\n").pop() }, "Database unavailable, answering 503");
       }
       throw data(DATABASE_OUTAGE_MESSAGE, { status: 503, statusText: "Service Unavailable" });
     }

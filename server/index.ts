@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from "~/services/config.server";
 import { DatabaseUnreachableError } from "~/services/database-check.server";
 import { DataDirInUseError } from "~/services/embedded-postgres.server";
+import { logger } from "~/services/log.server";
 import { startServer } from "./app";
 
 // The production and development entry point: configuration errors and an
@@ -8,15 +9,17 @@ import { startServer } from "./app";
 try {
   const config = loadConfig();
   const server = await startServer(config, { watchBuild: process.env.NODE_ENV === "development", seedInSeparateProcess: true });
-  console.log(`${config.station.name} is on the air at ${server.url}`);
+  logger.info({ url: server.url }, `${config.station.name} is on the air at ${server.url}`);
   const shutdown = async (signal: string) => {
-    console.log(`${signal} received, shutting down`);
+    logger.info(`${signal} received, shutting down`);
     await server.close();
     process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));
 } catch (error) {
+  // Plain text on stderr, not a JSON log line: whoever started the server reads it on a terminal,
+  // and a configuration error may come before there is a valid LOG_LEVEL to log at.
   if (error instanceof ConfigError) {
     console.error(`Configuration error: ${error.message}`);
   } else if (error instanceof DatabaseUnreachableError) {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { pipeline } from "node:stream";
 import type { RequestHandler, Response } from "express";
+import { errorText, logger } from "../app/services/log.server";
 import { assertSafeKey, InvalidStorageKeyError, type Storage, type StoredObjectInfo } from "../app/services/storage.server";
 
 // Only types a browser can never execute as a document; everything else downloads.
@@ -104,7 +105,7 @@ export function createMediaHandler(getStorage: () => Storage, options: { fallbac
     pipeline(body, res, (error) => {
       // A client that goes away mid-download is normal for audio seeking; only log storage faults.
       if (error && (error as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") {
-        console.error(`media: streaming ${key} failed`, error);
+        logger.error({ key, error: errorText(error) }, "media: streaming failed");
       }
     });
   };
@@ -162,7 +163,7 @@ function sendText(res: Response, status: number, text: string): void {
 }
 
 async function sendUnavailable(res: Response, error: unknown, fallbackImage: Promise<Buffer> | null): Promise<void> {
-  console.error(`media: storage unavailable (${(error as Error).message})`);
+  logger.error({ error: errorText(error) }, "media: storage unavailable");
   // Nothing about the real object may stick: not its validators, and never the year-long caching.
   for (const header of ["ETag", "Last-Modified", "Accept-Ranges", "Content-Range", "Content-Disposition"]) res.removeHeader(header);
   res.setHeader("Cache-Control", "no-store");

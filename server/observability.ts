@@ -1,27 +1,28 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
+import { logger } from "~/services/log.server";
 import { METRICS_CONTENT_TYPE, recordRequest, renderMetrics } from "~/services/metrics.server";
 
 /**
  * One structured log line and one metrics sample per request, written when
  * the response finishes (or the client goes away).
  */
-export function observeRequests(log: (line: string) => void): RequestHandler {
+export function observeRequests(): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       recordRequest(req.method, res.statusCode, seconds);
-      log(
-        JSON.stringify({
-          time: new Date().toISOString(),
+      logger.info(
+        {
           method: req.method,
           path: req.path,
           status: res.statusCode,
           durationMs: Math.round(seconds * 10_000) / 10,
           ...(res.writableFinished ? {} : { aborted: true }),
-        }),
+        },
+        "request",
       );
     });
     next();

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
+import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
 import { parse as parseCookies } from "cookie";
 import type { Request, RequestHandler, Response } from "express";
+import { anonymouslyCachedPages } from "~/utils/site-pages";
 
 /**
  * The public pages change only when an admin changes something, so their
@@ -9,17 +11,12 @@ import type { Request, RequestHandler, Response } from "express";
  * Each replay gets this response's own CSP nonce, an ETag answers repeat visits
  * with 304, and concurrent misses for one page wait for a single render.
  */
-const CACHEABLE = /^\/(listen|cardlistmore|events|chartcontent|Chart|CrewSpin|play\/\d+)(\.data)?$/;
-// The Remix route each cacheable path renders: a stored page must name it (see rendersRoute).
-const ROUTE_OF: Record<string, string> = {
-  listen: "routes/listen",
-  cardlistmore: "routes/cardlistmore",
-  events: "routes/events",
-  chartcontent: "routes/chartcontent",
-  Chart: "routes/Chart",
-  CrewSpin: "routes/CrewSpin",
-  play: "routes/play.$podId",
-};
+// The pages and the Remix route each renders (app/utils/site-pages.ts): a stored page must name it (see rendersRoute).
+const CACHED = anonymouslyCachedPages.map(({ path, route }) => ({
+  pattern: new RegExp(`^${path.replace(":id", "\\d+")}(\\.data)?$`),
+  route,
+}));
+const cachedRoute = (path: string) => CACHED.find((page) => page.pattern.test(path))?.route;
 const MAX_ENTRIES = 500;
 const LIFETIME_MS = 30_000;
 // Signed-in listeners and admins see personal pages (name in the drawer, admin strip).
@@ -75,7 +72,7 @@ function renderedUrl(req: Request): URL | null {
 
 /** The body is the route the path claims (its route id appears in the HTML context or the .data stream). */
 function rendersRoute(path: string, body: Buffer): boolean {
-  const route = ROUTE_OF[path.slice(1).split(/[/.]/)[0]];
+  const route = cachedRoute(path);
   return route !== undefined && body.includes(`"${route}"`);
 }
 
@@ -83,6 +80,8 @@ interface CachedPage {
   contentType: string;
   /** The body split around every nonce attribute value, so a replay only fills in the new one. */
   parts: Buffer[];
+  /** Each part compressed once (see gzipReplay), made on the first replay that accepts gzip. */
+  compressedParts?: Buffer[];
   etag: string;
   generation: number;
   storedAt: number;
@@ -106,6 +105,42 @@ function splitAroundNonce(body: Buffer, nonce: string): Buffer[] {
   return parts;
 }
 
+/*
+ * Compressing a replay was most of its cost (the nonce changes every response, so the bytes do).
+ * Instead each part between nonces is compressed once, as raw DEFLATE ending on a sync flush
+ * (byte-aligned, not final, no back-references into the part before it), and a replay only
+ * compresses the nonce attribute: DEFLATE blocks may follow each other like that (RFC 1951), an
+ * empty final block ends the stream, and the gzip wrapper (RFC 1952) adds a fixed header and the
+ * CRC-32 and length of the whole text. Every decoder reads it as one gzip body (tested with
+ * Node's zlib, GNU gzip and Chromium).
+ */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
+const FINAL_BLOCK = deflateRawSync(Buffer.alloc(0));
+const compressPart = (part: Buffer) => deflateRawSync(part, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+
+function gzipReplay(page: CachedPage, nonceAttribute: Buffer): Buffer {
+  const compressed = (page.compressedParts ??= page.parts.map(compressPart));
+  const compressedNonce = compressPart(nonceAttribute);
+  const pieces: Buffer[] = [GZIP_HEADER];
+  let crc = 0;
+  let length = 0;
+  page.parts.forEach((part, i) => {
+    if (i > 0) {
+      pieces.push(compressedNonce);
+      crc = crc32(nonceAttribute, crc);
+      length += nonceAttribute.length;
+    }
+    pieces.push(compressed[i]);
+    crc = crc32(part, crc);
+    length += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(length % 2 ** 32, 4);
+  pieces.push(FINAL_BLOCK, trailer);
+  return Buffer.concat(pieces);
+}
+
 function replay(req: Request, res: Response, page: CachedPage): void {
   res.setHeader("ETag", page.etag);
   res.setHeader("Cache-Control", "no-cache");
@@ -117,11 +152,15 @@ function replay(req: Request, res: Response, page: CachedPage): void {
     return;
   }
   const nonceAttribute = Buffer.from(`nonce="${String(res.locals.cspNonce)}"`);
+  res.status(200).type(page.contentType).append("Vary", "Accept-Encoding");
+  if (req.acceptsEncodings("gzip")) {
+    // Already encoded: the compression middleware leaves it as it is.
+    res.setHeader("Content-Encoding", "gzip");
+    res.send(req.method === "HEAD" ? undefined : gzipReplay(page, nonceAttribute));
+    return;
+  }
   const body = Buffer.concat(page.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceAttribute, part])));
-  res
-    .status(200)
-    .type(page.contentType)
-    .send(req.method === "HEAD" ? undefined : body);
+  res.send(req.method === "HEAD" ? undefined : body);
 }
 
 export function createPageCache(): PageCache {
@@ -132,7 +171,7 @@ export function createPageCache(): PageCache {
   const fresh = (page: CachedPage | undefined) => page !== undefined && page.generation === generation && Date.now() - page.storedAt < LIFETIME_MS;
 
   const middleware: RequestHandler = (req, res, next) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !CACHEABLE.test(req.path)) return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || cachedRoute(req.path) === undefined) return next();
     if (!isAnonymous(req)) return next();
     const url = renderedUrl(req);
     // Only a request that renders exactly the page its path names is cached.

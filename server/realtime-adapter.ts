@@ -1,6 +1,11 @@
 import { createAdapter } from "@socket.io/postgres-adapter";
 import pg from "pg";
 import type { Server as SocketServer } from "socket.io";
+import { logger } from "~/services/log.server";
+
+function logAdapterError(error: Error): void {
+  logger.error({ error: error.message }, "realtime adapter failed");
+}
 
 /**
  * With a real PostgreSQL, broadcasts reach the clients of every app instance
@@ -10,7 +15,7 @@ import type { Server as SocketServer } from "socket.io";
 export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl: string): Promise<() => Promise<void>> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // An idle connection dropped by a database restart must not crash the process; the pool reconnects.
-  pool.on("error", (error) => console.error(`realtime adapter: ${error.message}`));
+  pool.on("error", logAdapterError);
   // The adapter checks its LISTEN client out with connect() and no callback (pool.query() passes
   // one): note which client that is. When its connection drops the adapter reconnects but never
   // gives the dead client back, and it has no error listener: that would be an uncaught error, a
@@ -36,7 +41,7 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
   pool.on("release", (_error, client) => listenClients.delete(client));
   pool.on("connect", (client) =>
     client.on("error", (error) => {
-      console.error(`realtime adapter: ${error.message}`);
+      logAdapterError(error);
       if (listenClients.has(client)) client.release(error);
     }),
   );
@@ -46,7 +51,7 @@ export async function shareRealtimeThroughPostgres(io: SocketServer, databaseUrl
       created_at  timestamptz DEFAULT NOW(),
       payload     bytea
     )`);
-  io.adapter(createAdapter(pool, { errorHandler: (error) => console.error(`realtime adapter: ${error.message}`) }));
+  io.adapter(createAdapter(pool, { errorHandler: logAdapterError }));
   return async () => {
     closing = true;
     for (const client of listenClients) client.release(true);

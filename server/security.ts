@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
+import { largeUploadPages } from "~/utils/site-pages";
 
 /** Largest request body accepted anywhere (episode audio uploads are the biggest). */
 export const MAX_BODY_BYTES = 210 * 1024 * 1024;
 /** Largest body for everything that is not an episode upload. */
 export const MAX_FORM_BODY_BYTES = 12 * 1024 * 1024;
-// The EPISODES screen posts audio both as a page (no JavaScript) and to its single-fetch ".data" endpoint.
-const LARGE_UPLOAD_PATHS = /^\/episodes-admin(\/|\.data$|$)/;
+// Pages with audio uploads (app/utils/site-pages.ts) take posts both as a page (no JavaScript)
+// and at their single-fetch ".data" endpoint.
+const takesLargeUploads = (path: string) => largeUploadPages.some((page) => path === page || path === `${page}.data` || path.startsWith(`${page}/`));
 
 function origin(url: string | null): string | null {
   if (!url) return null;
@@ -29,7 +31,8 @@ function contentSecurityPolicy(config: AppConfig, nonce: string): string {
     "style-src 'self' 'unsafe-inline'",
     // News thumbnails come from the news sites themselves.
     "img-src 'self' data: https:",
-    `media-src 'self' ${streamOrigin}`.trim(),
+    // blob: is the MediaSource hls.js plays the rewind window through.
+    `media-src 'self' blob: ${streamOrigin}`.trim(),
     "connect-src 'self' ws: wss:",
     "font-src 'self'",
     `frame-src ${frameHosts}`,
@@ -102,6 +105,12 @@ export function refuseMalformedHosts(config: AppConfig): RequestHandler {
     if (!config.trustProxy) {
       delete req.headers["x-forwarded-host"];
       delete req.headers["x-forwarded-proto"];
+    } else if (forwardedHosts.length > 0) {
+      // The client-most value is the site's address (Express's req.hostname reads the same one).
+      // Host follows it, because Remix takes the host from one header and a missing port from the
+      // other: "radio.example" behind a proxy must not become "radio.example:3000".
+      req.headers["x-forwarded-host"] = forwardedHosts[0];
+      req.headers.host = forwardedHosts[0];
     }
     next();
   };
@@ -136,7 +145,7 @@ export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
  */
 export const limitRequestBodies: RequestHandler = (req, res, next) => {
   if (SAFE_METHODS.has(req.method) || req.path.startsWith("/socket.io/")) return next();
-  const limit = LARGE_UPLOAD_PATHS.test(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
+  const limit = takesLargeUploads(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
   const length = req.get("Content-Length");
   if (length === undefined) {
     if (req.get("Transfer-Encoding")) {

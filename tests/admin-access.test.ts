@@ -1,10 +1,15 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { verifyPin } from "~/models/pins.server";
 import { db } from "~/services/db.server";
 import { adminCookie, cookieFrom, postAdminForm, testImage } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
 
-const ADMIN_PATHS = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/schedule-admin"];
+// Every admin page, found the way Remix finds pages (a route module with a component) that ask for
+// an admin session, not copied from the site's table: a page missing from the table fails below.
+const ADMIN_PATHS = readdirSync("app/routes")
+  .filter((file) => file.endsWith(".tsx") && /requireAdmin\(/.test(readFileSync(`app/routes/${file}`, "utf8")))
+  .map((file) => `/${file.replace(/\.tsx$/, "")}`);
 
 /** A snapshot of everything an admin POST could change. */
 async function contentSnapshot() {
@@ -121,6 +126,13 @@ describe("admin access", () => {
   it("returns to the admin page that asked for the PIN, and never leaves the site", async () => {
     const back = await postPin(server, { kind: "admin", pin: "123456", redirectTo: "/eventsAdmin?edit=abc" });
     expect(back.headers.get("location")).toBe("/eventsAdmin?edit=abc");
+    // Every admin page (schedule and recordings were once missing from a list of its own here).
+    expect(ADMIN_PATHS.length).toBeGreaterThanOrEqual(8);
+    for (const path of ADMIN_PATHS) {
+      const response = await postPin(server, { kind: "admin", pin: "123456", redirectTo: `${path}?x=1` });
+      expect(response.headers.get("location"), path).toBe(`${path}?x=1`);
+      await db().rateLimit.deleteMany();
+    }
     for (const redirectTo of ["https://evil.example/", "//evil.example", "/listen", "/dashboard-admin.evil"]) {
       const response = await postPin(server, { kind: "admin", pin: "123456", redirectTo });
       expect(response.headers.get("location")).toBe("/dashboard-admin");

@@ -16,6 +16,7 @@ function failingStorage(real: Storage, fail: { put?: (key: string) => boolean; r
   return {
     kind: real.kind,
     put: (key, body, type) => (fail.put?.(key) ? Promise.reject(new Error(`injected put failure for ${key}`)) : real.put(key, body, type)),
+    putFile: (key, file, type) => (fail.put?.(key) ? Promise.reject(new Error(`injected put failure for ${key}`)) : real.putFile(key, file, type)),
     remove: (key) => (fail.remove?.(key) ? Promise.reject(new Error(`injected remove failure for ${key}`)) : real.remove(key)),
     stat: (key) => real.stat(key),
     read: (key, range) => real.read(key, range),

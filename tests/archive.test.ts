@@ -82,16 +82,41 @@ describe("station export and import", () => {
       { poster: await testImage("#884422", 900, 1200) },
     );
     expect(posted.status).toBe(200);
+    // A show with artwork, and an episode that belongs to it.
+    const showPosted = await postAdminForm(
+      source.url,
+      "/schedule-admin",
+      cookie,
+      { formId: "show-form", intent: "save-show", name: "Kopi Malam", slug: "", description: "Larut malam.", colour: "#224488" },
+      { artwork: await testImage("#224488", 800, 800) },
+    );
+    expect(showPosted.status).toBe(200);
+    const show = await db().show.findUniqueOrThrow({ where: { slug: "kopi-malam" } });
     const episode = await db().podcastEpisode.findFirstOrThrow({ orderBy: { id: "desc" } });
-    await db().podcastEpisode.update({ where: { id: episode.id }, data: { title: "Edisi Spesial — “kutip” & <tag>" } });
+    await db().podcastEpisode.update({ where: { id: episode.id }, data: { title: "Edisi Spesial — “kutip” & <tag>", showId: show.id } });
     const user = await db().user.create({ data: { name: "Sari", email: "sari@example.com", passwordHash: "scrypt$x" } });
     await db().favorite.create({ data: { userId: user.id, episodeId: episode.id } });
     await db().episodePlay.create({ data: { episodeId: episode.id, listenerKey: "k1" } });
+    // A show's draft recording moves; the rolling rewind buffer does not.
+    const driveShow = await db().show.create({ data: { slug: "drive", name: "Drive", archive: "draft" } });
+    await getStorage().put("recordings/draft1.mp3", Buffer.from([0xff, 0xfb, 0x90, 0x00]), "audio/mpeg");
+    await db().showRecording.create({
+      data: { showId: driveShow.id, airingStart: new Date(), airingEnd: new Date(), status: "draft", audioKey: "recordings/draft1.mp3" },
+    });
+    await getStorage().put("rewind/1-1.mp3", Buffer.from([0xff, 0xfb, 0x90, 0x00]), "audio/mpeg");
+    await db().rewindSegment.create({ data: { sequence: 1, startedAt: new Date(), durationMs: 6000, size: 4, key: "rewind/1-1.mp3" } });
 
     sourceRows = await dumpRows(source.databaseUrl);
     sourceFiles = await dumpFiles(getStorage());
+    expect(sourceRows.RewindSegment).toHaveLength(1);
+    sourceRows.RewindSegment = [];
+    delete sourceFiles["rewind/1-1.mp3"];
     expect(sourceRows.Event).toHaveLength(1);
     expect(sourceRows.PodcastEpisode).toHaveLength(10);
+    const showRows = sourceRows.Show.map((row) => JSON.parse(row) as { slug: string; artworkId: string | null });
+    expect(showRows.find((row) => row.slug === "kopi-malam")?.artworkId).toBe(show.artworkId);
+    expect(show.artworkId).not.toBeNull();
+    expect(sourceRows.PodcastEpisode.filter((row) => (JSON.parse(row) as { showId: string | null }).showId === show.id)).toHaveLength(1);
     expect(Object.keys(sourceFiles).length).toBeGreaterThan(50);
 
     const exported = await exportStation({ databaseUrl: source.databaseUrl, storage: getStorage(), file: archive });
@@ -121,8 +146,8 @@ describe("station export and import", () => {
         SESSION_SECRET: "test-session-secret-0123456789",
         SEED_CONTENT: "true",
         ORPHAN_GRACE_SECONDS: "0",
+        LOG_LEVEL: "warn",
       }),
-      { log: () => {} },
     );
     try {
       const events = await (await fetch(`${moved.url}/events`)).text();
@@ -131,9 +156,27 @@ describe("station export and import", () => {
       const images = [...listen.matchAll(/\/media\/[a-z0-9/._-]+\.webp/g)].map((m) => m[0]);
       expect(images.length).toBeGreaterThan(5);
       for (const image of images) expect((await fetch(`${moved.url}${image}`)).status, image).toBe(200);
+      // The show's page: its artwork (served from the moved storage) and its episode.
+      const showPage = await (await fetch(`${moved.url}/shows/kopi-malam`)).text();
+      expect(showPage).toContain("Edisi Spesial");
+      const artwork = /class="show-page__art" src="(\/media\/[^"]+)"/.exec(showPage)?.[1];
+      expect(artwork).toBeTruthy();
+      expect((await fetch(`${moved.url}${artwork}`)).status).toBe(200);
       // Not re-seeded, nothing swept at start: the station's content is exactly the exported one.
       const rows = await dumpRows(target.url);
-      for (const table of ["StoredFile", "SiteImage", "PodcastEpisode", "CrewImage", "CrewMember", "Event", "User", "Favorite", "EpisodePlay", "Embed"]) {
+      for (const table of [
+        "StoredFile",
+        "SiteImage",
+        "PodcastEpisode",
+        "CrewImage",
+        "CrewMember",
+        "Event",
+        "User",
+        "Favorite",
+        "EpisodePlay",
+        "Embed",
+        "Show",
+      ]) {
         expect(rows[table], table).toEqual(sourceRows[table]);
       }
       const next = await db().podcastEpisode.create({
@@ -224,8 +267,7 @@ describe("station export and import", () => {
     try {
       // A station on the embedded defaults, on disk, stopped.
       const embedded = await startServer(
-        loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: "123456", SEED_CONTENT: "false" }),
-        { log: () => {} },
+        loadConfig({ NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PIN: "123456", SEED_CONTENT: "false", LOG_LEVEL: "warn" }),
       );
       const cookie = await adminCookie(embedded.url);
       expect(

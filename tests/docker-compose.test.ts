@@ -99,8 +99,10 @@ describe("docker-compose.yml", () => {
     const dockerfile = await fs.readFile("Dockerfile", "utf8");
     expect(dockerfile).toMatch(/^FROM node:20/m);
     expect(dockerfile).toContain("npm ci");
-    expect(dockerfile).toContain("remix build");
-    expect(dockerfile).toMatch(/CMD \["node", "--import", "tsx", "server\/index.ts"\]/);
+    // Built once into the image; a start runs the bundled server (what `npm run serve` runs).
+    expect(dockerfile).toMatch(/^RUN npm run build\b/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "build\/server\/index.js"\]$/m);
+    expect(dockerfile).not.toContain('tsx", "server/index.ts');
     expect(dockerfile).toContain("/healthz");
   });
 });

@@ -6,6 +6,7 @@ import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
 import { adminCookie, storageKeys as storedKeys } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
+import { stagedUploads } from "./helpers/snapshot";
 
 const SEED = path.resolve("prisma/seed-assets");
 
@@ -194,6 +195,8 @@ describe("episode management", () => {
       withOriginal = await db().podcastEpisode.findUniqueOrThrow({ where: { id: created.id }, include: { audio: true, originalAudio: true } });
     }
     expect(withOriginal.originalAudio).toMatchObject({ contentType: "audio/wav", size: wav.length });
+    // The upload's temp file and the encoder's folder are gone.
+    expect(await stagedUploads(server.dataDir)).toEqual([]);
     expect(withOriginal.audio.contentType).toBe("audio/mpeg");
     episode = await db().podcastEpisode.findUniqueOrThrow({ where: { id: created.id }, include: { audio: true, cover: true } });
     expect(episode.guid).toBe(guid); // podcast apps must not see a new episode
@@ -250,5 +253,6 @@ describe("episode management", () => {
     const episode = await db().podcastEpisode.findFirstOrThrow({ where: { title: "Long session" }, include: { audio: true } });
     expect(episode.audio.size).toBe(big.length);
     expect(episode.durationSeconds).toBe(14 * 60);
+    expect(await stagedUploads(server.dataDir)).toEqual([]);
   });
 });

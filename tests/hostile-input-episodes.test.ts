@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { db } from "~/services/db.server";
 import { adminCookie } from "./helpers/admin";
-import { snapshotChanges, takeSnapshot } from "./helpers/snapshot";
+import { snapshotChanges, stagedUploads, takeSnapshot } from "./helpers/snapshot";
 import { startTestServer, type TestServer } from "./helpers/server";
 import {
   CONTROL,
@@ -64,6 +64,10 @@ describe("hostile input: episode uploads", () => {
     expect(created.status).toBe(200);
     episodeId = (await db().podcastEpisode.findFirstOrThrow()).id;
   });
+  // Every refusal also removes the audio it staged on disk.
+  afterEach(async () => {
+    expect(await stagedUploads(server.dataDir)).toEqual([]);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -93,18 +97,26 @@ describe("hostile input: episode uploads", () => {
     await expectRefusedAndUnchanged(send([...fields(), ["audio", audioPart(mp3)], ["cover", file()]]), message, { status: 400 });
   });
 
-  it("refuses a cover over 10 MB without keeping the audio", async () => {
+  it("refuses a cover over 10 MB with 413 without keeping the audio", async () => {
     const big = Buffer.concat([cover, Buffer.alloc(10 * 1024 * 1024)]);
     await expectRefusedAndUnchanged(send([...fields(), ["audio", audioPart(mp3)], ["cover", coverPart(big)]]), "The image is too large; the limit is 10 MB.", {
-      status: 400,
+      status: 413,
     });
   });
 
-  it("refuses audio over 200 MB after reading past it, keeping nothing", async () => {
+  it("refuses audio over 200 MB with 413 after reading past it, keeping nothing (not even a temp file)", async () => {
     const huge = Buffer.concat([mp3, Buffer.alloc(200 * 1024 * 1024)]);
     await expectRefusedAndUnchanged(
       send([...fields(), ["audio", audioPart(huge)], ["cover", coverPart(cover)]]),
       "The audio file is too large; the limit is 200 MB.",
+      { status: 413 },
+    );
+  });
+
+  it("refuses a second audio file in one form", async () => {
+    await expectRefusedAndUnchanged(
+      send([...fields(), ["audio", audioPart(mp3)], ["audio", audioPart(mp3)], ["cover", coverPart(cover)]]),
+      "That form has an unexpected file.",
       { status: 400 },
     );
   });

@@ -8,6 +8,7 @@ import express from "express";
 import { createMediaHandler } from "../server/media";
 import { createStorage, type Storage } from "~/services/storage.server";
 
+import { captureLog } from "./helpers/log";
 import { startS3rver } from "./helpers/s3rver";
 
 interface Backend {
@@ -260,22 +261,22 @@ describe.each([
   });
 
   it("answers 503 while the storage is down", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = captureLog();
     currentStorage = backend.broken;
     try {
       const response = await fetch(`${base}/media/audio/ab12.mp3`);
       expect(response.status).toBe(503);
       expect(response.headers.get("cache-control")).toBe("no-store");
       await response.arrayBuffer();
-      expect(logged).toHaveBeenCalled();
+      expect(log.entries()).toContainEqual(expect.objectContaining({ level: "error", msg: "media: storage unavailable" }));
     } finally {
       currentStorage = backend.storage;
-      logged.mockRestore();
+      log.restore();
     }
   });
 
   it("survives clients that abort mid-download", async () => {
-    const logged = vi.spyOn(console, "error");
+    const log = captureLog();
     try {
       for (let attempt = 0; attempt < 5; attempt++) {
         const controller = new AbortController();
@@ -287,9 +288,9 @@ describe.each([
       }
       const after = await fetch(`${base}/media/audio/large.wav`, { headers: { Range: "bytes=-10" } });
       await expectBody(after, large.subarray(-10));
-      expect(logged).not.toHaveBeenCalled();
+      expect(log.writes).toEqual([]);
     } finally {
-      logged.mockRestore();
+      log.restore();
     }
   });
 });

@@ -3,27 +3,32 @@ import fs from "node:fs/promises";
 import { io as connect } from "socket.io-client";
 import { createEvent } from "~/models/events.server";
 import { getStorage } from "~/services/storage.server";
+import { captureLog } from "./helpers/log";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 describe("operations", () => {
   let server: TestServer;
-  const logLines: string[] = [];
   beforeAll(async () => {
-    server = await startTestServer({}, { log: (line) => logLines.push(line) });
+    server = await startTestServer();
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it("writes one structured log line per request", async () => {
-    await (await fetch(`${server.url}/listen`)).text();
-    await (await fetch(`${server.url}/no-such-page`)).text();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const entries = logLines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const log = captureLog("info");
+    try {
+      await (await fetch(`${server.url}/listen`)).text();
+      await (await fetch(`${server.url}/no-such-page`)).text();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      log.restore();
+    }
+    const entries = log.entries();
     const listen = entries.find((e) => e.path === "/listen");
-    expect(listen).toMatchObject({ method: "GET", path: "/listen", status: 200 });
-    expect(typeof listen.durationMs).toBe("number");
-    expect(new Date(listen.time).toString()).not.toBe("Invalid Date");
+    expect(listen).toMatchObject({ method: "GET", path: "/listen", status: 200, level: "info" });
+    expect(typeof listen?.durationMs).toBe("number");
+    expect(new Date(String(listen?.time)).toString()).not.toBe("Invalid Date");
     expect(entries.find((e) => e.path === "/no-such-page")).toMatchObject({ status: 404 });
   });
 

@@ -1,8 +1,24 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { createEvent } from "~/models/events.server";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+
+/** The raw bytes and headers of a GET (fetch would decompress them). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
 
 describe("the public page cache", () => {
   let server: TestServer;
@@ -13,15 +29,19 @@ describe("the public page cache", () => {
     await server?.stop();
   });
 
-  it("replays /listen with a fresh nonce and an ETag, and answers repeat visits with 304", async () => {
-    // Every now-playing change empties the cache (pages render the current title), and the demo
-    // stream's follower announces its first title just after start: wait until a copy is kept.
+  // Every now-playing change empties the cache (pages render the current title), and the demo
+  // stream's follower announces its first title just after start: wait until a copy is kept.
+  async function untilKept(path: string) {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const response = await fetch(`${server.url}/listen`);
+      const response = await fetch(`${server.url}${path}`);
       await response.text();
-      if (response.headers.get("etag")) break;
+      if (response.headers.get("etag")) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  }
+
+  it("replays /listen with a fresh nonce and an ETag, and answers repeat visits with 304", async () => {
+    await untilKept("/listen");
     const first = await fetch(`${server.url}/listen`);
     const firstHtml = await first.text();
     const second = await fetch(`${server.url}/listen`);
@@ -38,6 +58,28 @@ describe("the public page cache", () => {
     expect(repeat.status).toBe(304);
     expect(repeat.headers.get("content-security-policy")).toBeNull();
     expect(await repeat.text()).toBe("");
+  });
+
+  it("sends a replay gzipped with its own nonce, which Node's zlib and GNU gzip both read whole", async () => {
+    await untilKept("/listen");
+    const plain = await rawGet(`${server.url}/listen`, { "Accept-Encoding": "identity" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.etag).toBeDefined();
+    const plainNonce = /'nonce-([^']+)'/.exec(String(plain.headers["content-security-policy"]))![1];
+    for (const acceptEncoding of ["gzip", "gzip, deflate, br, zstd"]) {
+      const zipped = await rawGet(`${server.url}/listen`, { "Accept-Encoding": acceptEncoding });
+      expect(zipped.headers["content-encoding"]).toBe("gzip");
+      expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+      expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+      const nonce = /'nonce-([^']+)'/.exec(String(zipped.headers["content-security-policy"]))![1];
+      expect(nonce).not.toBe(plainNonce);
+      const html = gunzipSync(zipped.body).toString();
+      expect(html).toContain(`nonce="${nonce}"`);
+      expect(html.replaceAll(nonce, "N")).toBe(plain.body.toString().replaceAll(plainNonce, "N"));
+      // An outside reader: GNU gzip checks the CRC and length of the whole body too.
+      expect(execFileSync("gzip", ["-dc"], { input: zipped.body }).toString()).toBe(html);
+      expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
+    }
   });
 
   it("shows a change on the next request after a write", async () => {

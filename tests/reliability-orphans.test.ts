@@ -97,7 +97,7 @@ describe("a server killed in the middle of uploads", () => {
   }
 
   async function restartInProcess() {
-    restarted = await startServer(loadConfig({ NODE_ENV: "production", ...env(), SEED_CONTENT: "false" }), { log: () => {} });
+    restarted = await startServer(loadConfig({ NODE_ENV: "production", ...env(), SEED_CONTENT: "false", LOG_LEVEL: "warn" }));
     return restarted;
   }
 
@@ -127,8 +127,8 @@ describe("a server killed in the middle of uploads", () => {
     const server = spawnServer({ SEED_CONTENT: "false" });
     child = server.process;
     const deadline = Date.now() + 60_000;
-    while (!/on the air at (\S+)/.test(server.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const url = server.output().match(/on the air at (\S+)/)![1];
+    while (!/on the air at ([^\s"]+)/.test(server.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const url = server.output().match(/on the air at ([^\s"]+)/)![1];
     const cookie = await adminCookie(url);
 
     // A stream of event uploads; the server dies while some are in flight.

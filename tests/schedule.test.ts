@@ -1,12 +1,16 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import ICAL from "ical.js";
 import ical from "node-ical";
 import { io as connect, type Socket } from "socket.io-client";
 import { listAirings, createSlot, validateSlot, type SlotInput } from "~/models/schedule.server";
-import { createShow } from "~/models/shows.server";
+import { createShow, deleteShow } from "~/models/shows.server";
 import { db } from "~/services/db.server";
-import { dayKeyAt } from "~/utils/schedule-time";
+import { dayKeyAt, wallKeyAt } from "~/utils/schedule-time";
 import { instantOfWallTime, wallTimeAt } from "~/utils/time-zone";
-import { adminCookie, postAdminForm } from "./helpers/admin";
+import { objectKeys } from "~/models/files.server";
+import { SEED_DIR } from "~/models/seed.server";
+import { adminCookie, postAdminForm, storageKeys, testImage, unreferencedFiles } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 // A non-default station zone with DST (the default, Asia/Jakarta, has none).
@@ -321,9 +325,130 @@ describe("programme schedule", () => {
     await db().showHost.create({ data: { showId: show.id, crewMemberId: host.id, position: 0 } });
     const html = await (await fetch(`${server.url}/shows/${jazzSlug}`)).text();
     expect(html).toContain("Late, slow, blue.");
+    // "Add to calendar" is an absolute address (it once read "[object Promise]/shows/…").
+    expect(html).toMatch(new RegExp(`href="https?://[^"/]+/shows/${jazzSlug}\\.ics"`));
     expect(html).toContain(`href="/CrewSpin#crew-${host.id}">Rama</a>`);
     expect([...html.matchAll(/<li class="airing"/g)]).toHaveLength(8);
     expect(html).toContain(`/shows/${jazzSlug}.ics`);
     expect((await fetch(`${server.url}/shows/nope`)).status).toBe(404);
+  });
+
+  it("show artwork: added, replaced, refused and removed by the no-JS form, never leaving a file behind", async () => {
+    const save = (fields: Record<string, string>, files: Record<string, Buffer> = {}) =>
+      postAdminForm(
+        server.url,
+        "/schedule-admin",
+        cookie,
+        { formId: "show-form", intent: "save-show", slug: "art-hour", description: "", colour: "#aa3300", ...fields },
+        files,
+      );
+    const artKeys = async () => (await storageKeys()).filter((key) => key.startsWith("show-artwork/"));
+    const fileOf = async (slug: string) => (await db().show.findUniqueOrThrow({ where: { slug }, select: { artwork: true } })).artwork;
+
+    expect((await save({ name: "Art Hour" }, { artwork: await testImage("#cc2200", 900, 900) })).status).toBe(200);
+    const first = (await fileOf("art-hour"))!;
+    expect(first.contentType).toBe("image/webp");
+    expect(first.variantWidths.length).toBeGreaterThan(0);
+    expect(await artKeys()).toEqual(objectKeys(first).sort());
+    const show = await db().show.findUniqueOrThrow({ where: { slug: "art-hour" } });
+    // On its page and, airing now, on the schedule and in the player bar's data.
+    const start = wallKeyAt(new Date(Date.now() - 10 * 60_000), ZONE);
+    await createSlot(show.id, slot({ kind: "once", startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 30 }));
+    const page = await (await fetch(`${server.url}/shows/art-hour`)).text();
+    const src = /class="show-page__art" src="(\/media\/[^"]+)"/.exec(page)?.[1];
+    expect(src).toBeTruthy();
+    expect((await fetch(`${server.url}${src}`)).headers.get("content-type")).toBe("image/webp");
+    expect(await (await fetch(`${server.url}/schedule`)).text()).toMatch(/class="airing__art" src="\/media\/show-artwork\//);
+    expect(await (await fetch(`${server.url}/listen`)).text()).toMatch(/class="on-air__art" src="\/media\/show-artwork\//);
+
+    // Replaced: the old image and its copies go once the change is in.
+    expect((await save({ id: show.id, name: "Art Hour" }, { artwork: await testImage("#0022cc", 700, 700) })).status).toBe(200);
+    const second = (await fileOf("art-hour"))!;
+    expect(second.key).not.toBe(first.key);
+    expect(await artKeys()).toEqual(objectKeys(second).sort());
+    expect(await db().storedFile.count({ where: { key: first.key } })).toBe(0);
+
+    // A file that is not an image is refused: the show keeps its artwork and nothing is added.
+    const refused = await save({ id: show.id, name: "Art Hour" }, { artwork: Buffer.from("not an image at all") });
+    expect(refused.status).toBe(400);
+    expect((await fileOf("art-hour"))!.key).toBe(second.key);
+    expect(await artKeys()).toEqual(objectKeys(second).sort());
+
+    // Saved without a file: kept. "Remove the artwork": gone, with its objects.
+    expect((await save({ id: show.id, name: "Art Hour Two" })).status).toBe(200);
+    expect((await fileOf("art-hour"))!.key).toBe(second.key);
+    expect((await save({ id: show.id, name: "Art Hour", removeArtwork: "on" })).status).toBe(200);
+    expect(await fileOf("art-hour")).toBeNull();
+    expect(await artKeys()).toEqual([]);
+
+    // Deleting a show with artwork takes its file too.
+    expect((await save({ id: show.id, name: "Art Hour" }, { artwork: await testImage("#22cc00", 600, 600) })).status).toBe(200);
+    expect(await artKeys()).toHaveLength(objectKeys((await fileOf("art-hour"))!).length);
+    const deleted = await postAdminForm(server.url, "/schedule-admin", cookie, { formId: "delete-show", intent: "delete-show", id: show.id, name: "Art Hour" });
+    expect(deleted.status).toBe(200);
+    expect(await artKeys()).toEqual([]);
+    // No recorded file is left that nothing points at (earlier tests' host images have no objects, so storage is compared by folder above).
+    expect(await unreferencedFiles()).toEqual([]);
+    expect(await db().storedFile.count({ where: { key: { startsWith: "show-artwork/" } } })).toBe(0);
+  });
+
+  it("an episode chosen for a show is listed on its page; deleting the show keeps the episode", async () => {
+    const show = await createShow({ name: "Talk Back", slug: "talk-back", description: "", colour: "#118844", hostIds: [] });
+    const [audio, cover] = await Promise.all(["audio/episode-1.mp3", "covers/cover-01.jpg"].map((file) => fs.readFile(path.join(SEED_DIR, file))));
+    const form = new FormData();
+    const fields = {
+      formId: "episode-form",
+      intent: "save-episode",
+      title: "Talk Back: the first call",
+      description: "Listeners call in.",
+      publishedAt: "2026-01-10T20:00",
+      showId: show.id,
+    };
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    form.set("audio", new Blob([new Uint8Array(audio)]), "episode.mp3");
+    form.set("cover", new Blob([new Uint8Array(cover)]), "cover.jpg");
+    const posted = await fetch(`${server.url}/episodes-admin`, { method: "POST", body: form, headers: { Cookie: cookie }, redirect: "manual" });
+    expect(posted.status).toBe(200);
+    const episode = await db().podcastEpisode.findFirstOrThrow({ where: { title: fields.title } });
+    expect(episode.showId).toBe(show.id);
+    // The form offers the show, chosen, when the episode is edited.
+    const editForm = await (await fetch(`${server.url}/episodes-admin?edit=${episode.id}`, { headers: { Cookie: cookie } })).text();
+    expect(editForm).toMatch(new RegExp(`<option value="${show.id}" selected="">Talk Back</option>`));
+
+    const page = await (await fetch(`${server.url}/shows/talk-back`)).text();
+    expect(page).toContain(`aria-label="Episodes of Talk Back"`);
+    // ▶ is a link to the play page without JavaScript (the bar plays it with JavaScript).
+    expect(page).toMatch(new RegExp(`class="podcast-card__play" aria-label="Play ${fields.title}"[^>]* href="/play/${episode.id}"`));
+    // Another show's page does not list it.
+    expect(await (await fetch(`${server.url}/shows/${jazzSlug}`)).text()).not.toContain(fields.title);
+
+    const deleted = await postAdminForm(server.url, "/schedule-admin", cookie, {
+      formId: "delete-show",
+      intent: "delete-show",
+      id: show.id,
+      name: "Talk Back",
+    });
+    expect(deleted.status).toBe(200);
+    const kept = await db().podcastEpisode.findUniqueOrThrow({ where: { id: episode.id } });
+    expect(kept.showId).toBeNull();
+    expect(await (await fetch(`${server.url}/podcast.xml`)).text()).toContain(fields.title);
+  });
+
+  it("every page's player bar says what is on now (hosts, until when), also without JavaScript", async () => {
+    const show = await createShow({ name: "Bar Show", slug: "bar-show", description: "", colour: "#884400", hostIds: [] });
+    const from = new Date(Date.now() - 5 * 60_000);
+    const start = wallKeyAt(from, ZONE);
+    await createSlot(show.id, slot({ kind: "once", startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 15 }));
+    // The airing starts on the minute `from` falls in (wall keys have no seconds).
+    const end = new Date(Math.floor(from.getTime() / 60_000) * 60_000 + 15 * 60_000);
+    const until = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: ZONE }).format(end);
+    for (const pagePath of ["/events", "/schedule"]) {
+      const html = (await (await fetch(`${server.url}${pagePath}`)).text()).replaceAll("<!-- -->", "");
+      const line = /<p class="live-player__show" data-testid="player-on-air">(.*?)<\/p>/.exec(html)?.[1] ?? "";
+      expect(line, pagePath).toContain(`href="/shows/bar-show">Bar Show</a>`);
+      expect(line, pagePath).toContain(`until ${until}`);
+    }
+    await deleteShow(show.id);
+    expect(await (await fetch(`${server.url}/events`)).text()).not.toContain("Bar Show");
   });
 });

@@ -3,6 +3,7 @@ import { vi } from "vitest";
 import { ADMIN_PIN_PAUSED, ADMIN_PIN_STATION_CEILING, PIN_ATTEMPTS } from "~/models/pin-entry.server";
 import { SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_ATTEMPTS } from "~/auth.server";
 import { db } from "~/services/db.server";
+import { captureLog } from "./helpers/log";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 /*
@@ -134,10 +135,19 @@ describe("PIN, sign-in and redirect attacks", () => {
     "/caf\u00e9\n",
     "/\u2028/evil.example",
     "/\u{1F4FB}\r\nX-Injected: 1",
+    // Dot segments the URL parser resolves into a leading "//".
+    "/.//evil.example",
+    "/%2e//evil.example",
+    "/%2e%2e//evil.example",
+    "/x/..//evil.example",
+    "/x/%2E%2E/\\evil.example",
+    "/./\t/evil.example",
+    "/.%2f/evil.example",
   ];
 
   it("sends a signed-in listener only to paths on this site, whatever redirectTo holds, and never answers 500", async () => {
     const errors = vi.spyOn(console, "error");
+    const log = captureLog();
     try {
       for (const redirectTo of hostileDestinations) {
         const response = await signIn(newAddress(), "attacker@example.com", PASSWORD, { redirectTo });
@@ -154,7 +164,12 @@ describe("PIN, sign-in and redirect attacks", () => {
         expect(String(call[0])).not.toMatch(/[\r\n]/);
         expect(() => JSON.parse(String(call[0]))).not.toThrow();
       }
+      for (const line of log.writes) {
+        expect(line).toMatch(/^[^\r\n]*\n$/);
+        expect(() => JSON.parse(line)).not.toThrow();
+      }
     } finally {
+      log.restore();
       errors.mockRestore();
     }
   });

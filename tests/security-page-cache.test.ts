@@ -10,6 +10,36 @@ import { startTestServer, type TestServer } from "./helpers/server";
 
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
+// First in the file, before any site address is confirmed (the suite below confirms one). Several
+// servers in one test process share one database client: this one stops before the next starts.
+describe("absolute URLs behind a trusted proxy", () => {
+  let proxied: TestServer;
+  let playPath: string;
+  beforeAll(async () => {
+    proxied = await startTestServer({ SEED_CONTENT: "true", TRUST_PROXY: "1" });
+    const list = await rawRequest(proxied.url, "/cardlistmore", { headers: { Host: `127.0.0.1:${proxied.port}` } });
+    playPath = /href="(\/play\/\d+)"/.exec(list.body)![1];
+  });
+  afterAll(async () => {
+    await proxied?.stop();
+  });
+
+  it("come from the first forwarded host alone, its port included or not", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ "X-Forwarded-Host": "radio.example" }, "http://radio.example"],
+      [{ "X-Forwarded-Host": "radio.example", "X-Forwarded-Proto": "https" }, "https://radio.example"],
+      [{ "X-Forwarded-Host": "radio.example:8443", "X-Forwarded-Proto": "https" }, "https://radio.example:8443"],
+      [{ "X-Forwarded-Host": "radio.example, inner.example:99" }, "http://radio.example"],
+      [{ "X-Forwarded-Host": "a.example:1,b.example" }, "http://a.example:1"],
+    ];
+    for (const [headers, origin] of cases) {
+      const page = await rawRequest(proxied.url, playPath, { headers: { Host: `127.0.0.1:${proxied.port}`, ...headers } });
+      expect(page.status, JSON.stringify(headers)).toBe(200);
+      expect(page.body, JSON.stringify(headers)).toContain(`content="${origin}${playPath}"`);
+    }
+  });
+});
+
 describe("the page cache cannot be poisoned", () => {
   let server: TestServer;
   let host: string;

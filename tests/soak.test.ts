@@ -5,6 +5,7 @@ import { db } from "~/services/db.server";
 import { connectedListeners } from "~/services/realtime.server";
 import { adminCookie, expectStorageConsistent, postAdminForm, testImage } from "./helpers/admin";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { captureLog } from "./helpers/log";
 import { startTestServer, type TestServer } from "./helpers/server";
 import { databaseTarget, startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
 
@@ -62,6 +63,7 @@ describe("soak", () => {
     async () => {
       const logged: unknown[][] = [];
       const consoleError = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args));
+      const log = captureLog();
       const failures: string[] = [];
       const cookie = await adminCookie(server.url);
       await sleep(500);
@@ -172,8 +174,10 @@ describe("soak", () => {
       await expectStorageConsistent();
 
       expect(logged.map((args) => args.map((arg) => (arg instanceof Error ? arg.stack : String(arg))).join(" "))).toEqual([]);
+      expect(log.entries().filter((entry) => entry.level === "error" || entry.level === "fatal")).toEqual([]);
       expect(failures).toEqual([]);
       consoleError.mockRestore();
+      log.restore();
 
       // Bounded pools, and everything handed back once the traffic stops.
       // (+ 3: the listening-copy job queue's own pool, app/models/listening-copies.server.ts)

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
@@ -76,6 +76,32 @@ describe.each([
     expect(info?.etag).toMatch(/^[^"]+$/);
     expect(Math.abs(info!.lastModified.getTime() - Date.now())).toBeLessThan(60_000);
     expect(await readAll(await storage.read("crud/track.mp3"))).toEqual(body);
+  });
+
+  it("puts a file from disk as a stream, larger than one S3 part (a multipart upload there)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "storage-putfile-"));
+    try {
+      // 20 MB: more than the 8 MB part size, so S3 gets several parts.
+      const big = randomBytes(20 * 1024 * 1024 + 417);
+      const source = path.join(dir, "upload");
+      await writeFile(source, big);
+      await storage.putFile("stream/episode.wav", source, "audio/wav");
+      expect((await storage.stat("stream/episode.wav"))?.size).toBe(big.length);
+      const stored = createHash("sha256");
+      for await (const chunk of await storage.read("stream/episode.wav")) stored.update(chunk as Buffer);
+      expect(stored.digest("hex")).toBe(createHash("sha256").update(big).digest("hex"));
+      expect(await readAll(await storage.read("stream/episode.wav", { start: 20 * 1024 * 1024, end: big.length - 1 }))).toEqual(big.subarray(20 * 1024 * 1024));
+      // The source stays where it was: it is the caller's to remove.
+      expect((await readdir(dir)).sort()).toEqual(["upload"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("stores nothing when the file to put cannot be read", async () => {
+    await expect(storage.putFile("stream/missing.mp3", path.join(os.tmpdir(), "no-such-upload-file"), "audio/mpeg")).rejects.toThrow();
+    expect(await storage.stat("stream/missing.mp3")).toBeNull();
+    expect(await collect(storage.list("stream/missing"))).toEqual([]);
   });
 
   it("reads inclusive byte ranges", async () => {
@@ -160,6 +186,16 @@ describe("folder storage", () => {
     const folder = path.join(backend.dataDir, "files", "images", "ab");
     expect(await readdir(folder)).toEqual(["cover.webp"]);
     expect(await readFile(path.join(folder, "cover.webp"))).toEqual(body);
+  });
+
+  it("puts a file without leaving a temp file beside it, also when the copy fails", async () => {
+    const source = path.join(backend.dataDir, "upload-source");
+    await writeFile(source, randomBytes(4096));
+    await backend.storage.putFile("audio/ab/episode.mp3", source, "audio/mpeg");
+    const folder = path.join(backend.dataDir, "files", "audio", "ab");
+    expect(await readdir(folder)).toEqual(["episode.mp3"]);
+    await expect(backend.storage.putFile("audio/ab/gone.mp3", path.join(backend.dataDir, "missing-source"), "audio/mpeg")).rejects.toThrow();
+    expect(await readdir(folder)).toEqual(["episode.mp3"]);
   });
 
   it("never lists in-progress uploads", async () => {

@@ -1,33 +1,35 @@
-import { Link } from "@remix-run/react";
 import { useId, useState } from "react";
-import { AdminForm, FormStatus, SubmitButton, useFieldError } from "~/components/admin/AdminForm";
+import { useFieldError } from "~/components/admin/AdminForm";
+import { EditForm, keepCurrentLabel } from "~/components/admin/EditForm";
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { formatFileSize, UploadZone } from "~/components/admin/UploadZone";
+import { episodeFields } from "~/utils/forms/episode";
+import { fieldConstraints } from "~/utils/forms/form";
+import { AUDIO_UPLOAD, formatBytes, TRANSCRIPT_UPLOAD } from "~/utils/forms/uploads";
 import type { MediaFile } from "~/utils/media";
 
-const MAX_AUDIO_BYTES = 200 * 1024 * 1024;
-const AUDIO_TYPES = "audio/mpeg,audio/mp4,audio/x-m4a,audio/wav,audio/x-wav,audio/flac,audio/aiff,audio/x-aiff,.mp3,.m4a,.wav,.flac,.aif,.aiff";
-const TRANSCRIPT_TYPES = "text/vtt,application/x-subrip,.vtt,.srt";
+const limits = fieldConstraints(episodeFields);
 
 /** The episode's audio file: what is in use now (playable), and the shared upload zone. */
 function AudioPicker({ current, required }: { current: { label: string; url: string } | null; required: boolean }) {
   const id = useId();
   const [chosen, setChosen] = useState<File | null>(null);
   const serverError = useFieldError("audio");
-  const tooLarge = chosen && chosen.size > MAX_AUDIO_BYTES ? `This file is ${formatFileSize(chosen.size)}; the limit is 200 MB.` : null;
+  const tooLarge =
+    chosen && chosen.size > AUDIO_UPLOAD.maxBytes ? `This file is ${formatFileSize(chosen.size)}; the limit is ${formatBytes(AUDIO_UPLOAD.maxBytes)}.` : null;
   return (
     <div className="admin-field episode-audio">
       <label htmlFor={id} className="admin-label">
-        {current ? "Audio (leave empty to keep the current file)" : "Audio"}
+        {keepCurrentLabel("Audio", Boolean(current), { noun: "file" })}
       </label>
       <UploadZone
         id={id}
         name="audio"
         label="the episode's audio"
-        accept={AUDIO_TYPES}
+        accept={AUDIO_UPLOAD.accept}
         noun="audio file"
-        typesHint="MP3, M4A, WAV, FLAC or AIFF, up to 200 MB"
+        typesHint={AUDIO_UPLOAD.typesHint}
         hint={`${current ? `Now: ${current.label}. ` : ""}The length is read from the file. WAV, FLAC and AIFF are kept as the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.`}
         required={required}
         hasCurrent={Boolean(current)}
@@ -64,6 +66,46 @@ export interface EditableEpisode {
   episodeNumber?: number | null;
   /** Ids of the credited crew members. */
   credits?: string[];
+  /** The show it belongs to, or null. */
+  showId?: string | null;
+}
+
+export interface ShowChoice {
+  id: string;
+  name: string;
+}
+
+/** Which show the episode belongs to (listed on the show's page); "No show" leaves it on its own. */
+function ShowPicker({ shows, current }: { shows: ShowChoice[]; current: string | null }) {
+  const id = useId();
+  const error = useFieldError("showId");
+  return (
+    <div className="admin-field">
+      <label htmlFor={`${id}-show`} className="admin-label">
+        Show (optional)
+      </label>
+      <select
+        id={`${id}-show`}
+        name="showId"
+        className="admin-input"
+        defaultValue={current ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-show-error` : undefined}
+      >
+        <option value="">No show</option>
+        {shows.map((show) => (
+          <option key={show.id} value={show.id}>
+            {show.name}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${id}-show-error`} className="form-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }
 
 export interface CreditableCrewMember {
@@ -85,15 +127,15 @@ function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; cre
     <>
       <div className="admin-field episode-transcript-field">
         <label htmlFor={`${id}-transcript`} className="admin-label">
-          {editing?.transcript ? "Transcript (leave empty to keep the current file)" : "Transcript (optional)"}
+          {keepCurrentLabel("Transcript", Boolean(editing?.transcript), { noun: "file", optional: true })}
         </label>
         <UploadZone
           id={`${id}-transcript`}
           name="transcript"
           label="the transcript"
-          accept={TRANSCRIPT_TYPES}
+          accept={TRANSCRIPT_UPLOAD.accept}
           noun="transcript"
-          typesHint="WebVTT (.vtt) or SRT (.srt), UTF-8, up to 2 MB"
+          typesHint={TRANSCRIPT_UPLOAD.typesHint}
           hint={`${editing?.transcript ? `Now: ${editing.transcript.label}. ` : ""}Shown on the play page and in podcast apps.`}
           hasCurrent={Boolean(editing?.transcript)}
           error={transcriptError ?? null}
@@ -131,7 +173,7 @@ function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; cre
         <fieldset className="admin-field episode-credits" aria-describedby={creditsError ? `${id}-credits-error` : undefined}>
           <legend className="admin-label">Credited crew (hosts, shown in podcast apps)</legend>
           {crew.map((member) => (
-            <label key={member.id} className="caption episode-credits__member">
+            <label key={member.id} className="caption episode-credits__member check-chip">
               <input type="checkbox" name="credits" value={member.id} defaultChecked={credited.has(member.id)} /> {member.name}
               {member.jobTitle ? ` · ${member.jobTitle}` : ""}
             </label>
@@ -157,6 +199,7 @@ export function EpisodeForm({
   timeZone,
   returnTo = "/episodes-admin",
   crew = [],
+  shows = [],
 }: {
   editing: EditableEpisode | null;
   defaultPublishedAt: string;
@@ -164,51 +207,45 @@ export function EpisodeForm({
   /** The screen to show after a successful save (with JavaScript). */
   returnTo?: string;
   crew?: CreditableCrewMember[];
+  /** The shows an episode can belong to; without any the picker is left out. */
+  shows?: ShowChoice[];
 }) {
   return (
-    <AdminForm
+    <EditForm
       formId="episode-form"
       intent="save-episode"
-      hidden={editing ? { id: editing.id } : undefined}
+      editing={editing && { id: editing.id, name: editing.title }}
       // On another screen the form still posts to EPISODES (on EPISODES itself, to the page with its ?edit=).
       action={returnTo === "/episodes-admin" ? undefined : "/episodes-admin"}
       successTo={returnTo}
-      className="admin-form"
-      aria-label={editing ? `Edit ${editing.title}` : "Upload an episode"}
+      cancelTo="/episodes-admin"
+      addLabel="Upload an episode"
+      addButton="Upload episode"
+      pendingLabel="Checking the files…"
     >
-      <div key={editing?.id ?? "new"} className="admin-form__fields">
-        <Field name="title" label="Title" defaultValue={editing?.title} maxLength={200} required autoComplete="off" />
-        <Field name="description" label="Description" multiline rows={4} defaultValue={editing?.description} maxLength={4000} required />
-        <Field
-          name="publishedAt"
-          label="Publish date and time"
-          type="datetime-local"
-          defaultValue={editing?.publishedAtLocal ?? defaultPublishedAt}
-          hint={`Station time (${timeZone}). A date in the future schedules the episode: it appears on the site and in the feed from then on.`}
-          required
+      <Field name="title" label="Title" defaultValue={editing?.title} {...limits.title} autoComplete="off" />
+      <Field name="description" label="Description" multiline rows={4} defaultValue={editing?.description} {...limits.description} />
+      <Field
+        name="publishedAt"
+        label="Publish date and time"
+        type="datetime-local"
+        defaultValue={editing?.publishedAtLocal ?? defaultPublishedAt}
+        hint={`Station time (${timeZone}). A date in the future schedules the episode: it appears on the site and in the feed from then on.`}
+        {...limits.publishedAt}
+      />
+      <AudioPicker current={editing?.audio ?? null} required={!editing} />
+      <div className="episode-cover">
+        <ImagePicker
+          name="cover"
+          label={keepCurrentLabel("Cover", Boolean(editing))}
+          current={editing?.cover}
+          currentAlt={editing ? `Current cover of ${editing.title}` : ""}
+          hint="Square works best: it is shown as the card, on the play page and in podcast apps. Podcast apps get a square JPEG of 1400 to 3000 px made from it: upload 1400 px or more, or it is upscaled."
         />
-        <AudioPicker current={editing?.audio ?? null} required={!editing} />
-        <div className="episode-cover">
-          <ImagePicker
-            name="cover"
-            label={editing ? "Cover (leave empty to keep the current one)" : "Cover"}
-            current={editing?.cover}
-            currentAlt={editing ? `Current cover of ${editing.title}` : ""}
-            hint="Square works best: it is shown as the card, on the play page and in podcast apps. Podcast apps get a square JPEG of 1400 to 3000 px made from it: upload 1400 px or more, or it is upscaled."
-          />
-          {editing?.artworkNote && <p className="caption episode-artwork-note">{editing.artworkNote}</p>}
-        </div>
-        <PodcastExtras editing={editing} crew={crew} />
+        {editing?.artworkNote && <p className="caption episode-artwork-note">{editing.artworkNote}</p>}
       </div>
-      <FormStatus />
-      <div className="admin-form__actions">
-        <SubmitButton pendingLabel="Checking the files…">{editing ? "Save changes" : "Upload episode"}</SubmitButton>
-        {editing && (
-          <Link to="/episodes-admin" className="button button--ghost">
-            Cancel editing
-          </Link>
-        )}
-      </div>
-    </AdminForm>
+      {shows.length > 0 && <ShowPicker shows={shows} current={editing?.showId ?? null} />}
+      <PodcastExtras editing={editing} crew={crew} />
+    </EditForm>
   );
 }

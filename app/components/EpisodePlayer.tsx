@@ -5,7 +5,7 @@ import { getPlayer, isPlayedHere, savedPosition, type EpisodeInfo } from "~/util
 import { EpisodeChapters } from "./EpisodeChapters";
 import { EpisodeTranscript } from "./EpisodeTranscript";
 import { Icon } from "./Icon";
-import { usePlayerValue } from "./PlayerBar";
+import { usePlayerValue } from "~/hooks/usePlayer";
 
 /**
  * The play page's controls for the ONE player in the bar: a big play/pause
@@ -18,6 +18,7 @@ export function EpisodePlayer({
   stationName,
   startAt,
   progress,
+  extras,
 }: {
   episode: EpisodeInfo;
   stationName: string;
@@ -25,6 +26,8 @@ export function EpisodePlayer({
   startAt: number | null;
   /** The signed-in listener's stored place (any device), or null. */
   progress: { positionSeconds: number; played: boolean } | null;
+  /** What the episode has besides its audio: only those are fetched. */
+  extras: { chapters: boolean; transcript: boolean };
 }) {
   const player = getPlayer();
   const [hydrated, setHydrated] = useState(false);
@@ -128,8 +131,8 @@ export function EpisodePlayer({
       <p className="share-status" role="status">
         {shareStatus}
       </p>
-      <EpisodeChapters episodeId={episode.id} currentTime={position} onSeek={seekTo} />
-      <EpisodeTranscript episodeId={episode.id} currentTime={position} onSeek={seekTo} />
+      {extras.chapters && <EpisodeChapters episodeId={episode.id} currentTime={position} onSeek={seekTo} />}
+      {extras.transcript && <EpisodeTranscript episodeId={episode.id} currentTime={position} onSeek={seekTo} />}
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { loader as rootLoader } from "~/root";
-import "~/styles/forms.css";
 import { Icon } from "./Icon";
 
 /**

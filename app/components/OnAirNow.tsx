@@ -1,14 +1,11 @@
-import "~/styles/schedule.css";
-import { Link, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
-import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
-import { useLiveData } from "~/hooks/useRealtime";
-import { timeIn } from "~/utils/airing-format";
+import { Link } from "@remix-run/react";
+import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
 interface OnAirAiring {
   slug: string;
   name: string;
   colour: string;
+  artwork: string | null;
   hosts: { id: string; name: string }[];
   start: string;
   end: string;
@@ -26,18 +23,10 @@ function Hosts({ hosts }: { hosts: OnAirAiring["hosts"] }) {
 }
 
 /** "On now" (show, hosts, until when) and "up next", kept current by the schedule's realtime changes. */
+// Kept current by the player bar (useOnAirRefresh in the root layout): schedule changes and the
+// end of the airing re-run every loader, this page's too.
 export function OnAirNow({ now, next, stationTimeZone }: OnAirNowProps) {
   const [zone] = useListenerTimeZone(stationTimeZone, null);
-  const revalidator = useRevalidator();
-  useLiveData("schedule:changed");
-  // When the current airing ends (or the next starts), ask the server again.
-  const changeAt = Math.min(now ? Date.parse(now.end) : Infinity, next ? Date.parse(next.start) : Infinity);
-  useEffect(() => {
-    if (!Number.isFinite(changeAt)) return;
-    const timer = window.setTimeout(() => revalidator.revalidate(), Math.min(Math.max(changeAt - Date.now() + 1000, 1000), 2_000_000_000));
-    return () => window.clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [changeAt]);
   return (
     <section className="on-air" aria-labelledby="on-air-title">
       <h2 id="on-air-title" className="section-title">
@@ -49,6 +38,7 @@ export function OnAirNow({ now, next, stationTimeZone }: OnAirNowProps) {
           <dd>
             {now ? (
               <>
+                {now.artwork && <img className="on-air__art" src={now.artwork} alt="" width={64} height={64} />}
                 <Link to={`/shows/${now.slug}`} className="on-air__show">
                   {now.name}
                 </Link>{" "}

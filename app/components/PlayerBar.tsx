@@ -1,11 +1,20 @@
-import { Link } from "@remix-run/react";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { StationIdentity } from "~/services/config.server";
+import { usePlayerState } from "~/hooks/usePlayer";
 import { useRealtime, useRealtimeConnected } from "~/hooks/useRealtime";
-import { formatDuration } from "~/utils/format";
-import { getPlayer, SPEEDS, type LiveStatus, type NowPlaying, type PlayerState } from "~/utils/player";
+import { getPlayer, type LiveStatus, type NowPlaying, type PlayerState } from "~/utils/player";
 import { stationIconUrl } from "~/utils/station-icon";
 import { Icon } from "./Icon";
+import { RewindButton, RewindControls, useRewindState } from "./RewindControls";
+import { PlayerOnAir, useOnAirRefresh, type PlayerOnAirData } from "./PlayerOnAir";
+
+// The bar's episode controls (./EpisodeBar): loaded with the player's episode half, on the first
+// episode cued or played, or ahead when a ▶ is about to be pressed (most listeners only tune in live).
+let EpisodeBar: typeof import("./EpisodeBar").EpisodeBar | null = null;
+const loadEpisodeBar = () =>
+  import("./EpisodeBar").then((module) => {
+    EpisodeBar = module.EpisodeBar;
+  });
 
 const STREAM_PATH = "/stream/live";
 const VOLUME_KEY = "live-player:volume";
@@ -18,22 +27,6 @@ const statusText: Record<Exclude<LiveStatus, "reconnecting">, string> = {
   buffering: "Buffering…",
   offline: "You are offline. We will reconnect when you are back.",
 };
-
-/** The player's state for components; the same object on the server and in the first client render. */
-export function usePlayerState(): PlayerState {
-  const player = getPlayer();
-  return useSyncExternalStore(player.subscribe, player.getState, player.getState);
-}
-
-/** One value of the player's state; re-renders only when it changes (cards, the play page). */
-export function usePlayerValue<T>(select: (state: PlayerState) => T, serverValue: T): T {
-  const player = getPlayer();
-  return useSyncExternalStore(
-    player.subscribe,
-    () => select(player.getState()),
-    () => serverValue,
-  );
-}
 
 function useSecondsUntil(at: number | null): number {
   const [now, setNow] = useState(() => Date.now());
@@ -64,7 +57,22 @@ function liveLine(state: PlayerState["live"], secondsLeft: number): string | nul
  * survives navigation): the live stream, or the episode chosen last. Without
  * JavaScript it is the browser's own player for the live stream.
  */
-export function PlayerBar({ station, signedIn, nowPlaying }: { station: StationIdentity; signedIn: boolean; nowPlaying: NowPlaying }) {
+export function PlayerBar({
+  station,
+  signedIn,
+  nowPlaying,
+  onAir,
+  stationTimeZone,
+  canRewind,
+}: {
+  station: StationIdentity;
+  signedIn: boolean;
+  nowPlaying: NowPlaying;
+  onAir: PlayerOnAirData;
+  stationTimeZone: string;
+  /** The server records the live stream (there is a window to rewind in). */
+  canRewind: boolean;
+}) {
   const artworkUrl = stationIconUrl(station);
   const liveAudio = useRef<HTMLAudioElement>(null);
   const episodeAudio = useRef<HTMLAudioElement>(null);
@@ -75,10 +83,12 @@ export function PlayerBar({ station, signedIn, nowPlaying }: { station: StationI
   const [volume, setVolume] = useState(1);
   const [muted, setMuted] = useState(false);
   const secondsLeft = useSecondsUntil(state.live.retryAt);
+  useOnAirRefresh(onAir);
+  const rewind = useRewindState();
 
   useEffect(() => {
     player.station = { name: station.name, tagline: station.tagline, artworkUrl };
-    const detach = player.attach(liveAudio.current!, episodeAudio.current!, { signedIn, nowPlaying });
+    const detach = player.attach(liveAudio.current!, episodeAudio.current!, { signedIn, nowPlaying, loadEpisodeControls: loadEpisodeBar });
     setHydrated(true);
     const savedVolume = Number(localStorage.getItem(VOLUME_KEY));
     if (localStorage.getItem(VOLUME_KEY) !== null && savedVolume >= 0 && savedVolume <= 1) setVolume(savedVolume);
@@ -156,7 +166,9 @@ export function PlayerBar({ station, signedIn, nowPlaying }: { station: StationI
   const showEpisode = hydrated && state.showing === "episode" && episode !== null;
   const liveActive = live.status !== "idle";
   const liveNow = hydrated ? live.nowPlaying : nowPlaying;
-  const line = liveLine({ ...live, nowPlaying: liveNow }, secondsLeft);
+  // Rewinding: the song at the playhead, not the live edge's.
+  const line = rewind.active ? (rewind.error ?? (rewind.title ? null : "Rewinding…")) : liveLine({ ...live, nowPlaying: liveNow }, secondsLeft);
+  const shownTitle = rewind.active ? rewind.title : liveNow.title;
 
   const volumeControl = (
     <div className="live-player__volume">
@@ -187,78 +199,20 @@ export function PlayerBar({ station, signedIn, nowPlaying }: { station: StationI
       data-status={live.status}
       data-showing={showEpisode ? "episode" : "live"}
       data-on-air={liveNow.onAir}
+      data-rewinding={rewind.active || undefined}
     >
       <div className="live-player__inner container">
         {showEpisode ? (
-          <div className="player-episode">
-            <Link to={`/play/${episode.info.id}`} className="player-episode__cover" tabIndex={-1} aria-hidden="true">
-              <img src={episode.info.coverUrl} alt="" width={48} height={48} />
-            </Link>
-            <div className="player-episode__text">
-              <Link to={`/play/${episode.info.id}`} className="player-episode__title">
-                {episode.info.title}
-              </Link>
-              <p className="player-episode__meta">
-                {episode.played ? "Played · " : ""}
-                {station.name}
-              </p>
-            </div>
-            <div className="player-episode__buttons">
-              <button type="button" className="icon-button player-episode__skip" aria-label="Back 15 seconds" onClick={() => player.skip(-15)}>
-                −15
-              </button>
-              <button
-                type="button"
-                className="live-player__toggle"
-                data-busy={(episode.playing && episode.buffering) || undefined}
-                aria-label={episode.playing ? "Pause" : "Play"}
-                onClick={player.toggleEpisode}
-              >
-                <Icon name={episode.playing ? "pause" : "play"} size={28} />
-              </button>
-              <button type="button" className="icon-button player-episode__skip" aria-label="Ahead 30 seconds" onClick={() => player.skip(30)}>
-                +30
-              </button>
-            </div>
-            <div className="player-episode__progress">
-              <span className="player-episode__time">{formatDuration(episode.position)}</span>
-              <label className="visually-hidden" htmlFor="player-scrubber">
-                Position in {episode.info.title}
-              </label>
-              <input
-                id="player-scrubber"
-                className="player-episode__scrubber"
-                type="range"
-                min={0}
-                max={Math.max(1, Math.round(episode.duration))}
-                step={1}
-                value={Math.round(episode.position)}
-                aria-valuetext={`${formatDuration(episode.position)} of ${formatDuration(episode.duration)}`}
-                onChange={(event) => player.seek(Number(event.target.value))}
-              />
-              <span className="player-episode__time">-{formatDuration(Math.max(0, episode.duration - episode.position))}</span>
-              <label className="visually-hidden" htmlFor="player-speed">
-                Playback speed
-              </label>
-              <select id="player-speed" className="player-episode__speed" value={state.speed} onChange={(event) => player.setSpeed(Number(event.target.value))}>
-                {SPEEDS.map((value) => (
-                  <option key={value} value={value}>
-                    {value}×
-                  </option>
-                ))}
-              </select>
-              <button type="button" className="player-episode__live" aria-label="Play the live stream" onClick={player.playLive}>
-                <span className="live-badge">LIVE</span>
-              </button>
-            </div>
-          </div>
+          // The player shows an episode only once its controls have loaded (see loadEpisodeBar).
+          EpisodeBar && <EpisodeBar station={station} episode={episode} speed={state.speed} />
         ) : (
           <>
             <img className="live-player__art" src={artworkUrl} alt="" width={48} height={48} />
             <div className="live-player__text">
               <p className="live-player__station">
-                <span className="live-badge" data-on-air={(live.status === "playing" && liveNow.onAir) || undefined}>
-                  LIVE
+                {/* Rewinding is not live: the badge says so, and the controls say how far behind. */}
+                <span className="live-badge" data-on-air={(!rewind.active && live.status === "playing" && liveNow.onAir) || undefined}>
+                  {rewind.active ? "REWIND" : "LIVE"}
                 </span>
                 <span className="live-player__name">{station.name}</span>
                 {live.back && <span className="live-player__back">Back on air</span>}
@@ -268,23 +222,31 @@ export function PlayerBar({ station, signedIn, nowPlaying }: { station: StationI
                   <>
                     <span className="visually-hidden">Now playing: </span>
                     <span className="live-player__title" data-testid="now-playing-title">
-                      {liveNow.title}
+                      {shownTitle}
                     </span>
                   </>
                 )}
               </p>
+              <PlayerOnAir onAir={onAir} stationTimeZone={stationTimeZone} />
             </div>
             {hydrated ? (
               <>
-                <button
-                  type="button"
-                  className="live-player__toggle"
-                  data-busy={live.status === "connecting" || live.status === "buffering" || live.status === "reconnecting" || undefined}
-                  aria-label={liveActive ? "Pause the live stream" : "Play the live stream"}
-                  onClick={liveActive ? player.stopLive : player.playLive}
-                >
-                  <Icon name={liveActive ? "pause" : "play"} size={28} />
-                </button>
+                {rewind.active ? (
+                  <RewindControls state={rewind} />
+                ) : (
+                  <>
+                    {canRewind && <RewindButton />}
+                    <button
+                      type="button"
+                      className="live-player__toggle"
+                      data-busy={live.status === "connecting" || live.status === "buffering" || live.status === "reconnecting" || undefined}
+                      aria-label={liveActive ? "Pause the live stream" : "Play the live stream"}
+                      onClick={liveActive ? player.stopLive : player.playLive}
+                    >
+                      <Icon name={liveActive ? "pause" : "play"} size={28} />
+                    </button>
+                  </>
+                )}
                 {volumeControl}
               </>
             ) : (

@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { EpisodeCard } from "~/models/podcasts.server";
+import type { EpisodeCard } from "~/models/episodes.server";
 import { formatDuration } from "~/utils/format";
 import { mediaSrcSet, mediaUrl, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { getPlayer, isPlayedHere } from "~/utils/player";
-import { usePlayerValue } from "./PlayerBar";
+import { prepareEpisodes, usePlayerValue } from "~/hooks/usePlayer";
 import { FavoriteButton } from "./FavoriteButton";
 import { Icon } from "./Icon";
 
@@ -64,6 +64,9 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
           to={`/play/${episode.id}`}
           className="podcast-card__play"
           aria-label={playing ? `Pause ${episode.title}` : `Play ${episode.title}`}
+          // The player's episode half arrives while the finger or pointer is on its way.
+          onPointerEnter={prepareEpisodes}
+          onFocus={prepareEpisodes}
           onClick={(event) => {
             // With JavaScript the bar plays it here; the link stays for new tabs and no-JS.
             if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;

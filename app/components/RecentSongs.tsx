@@ -1,9 +1,7 @@
-import "~/styles/schedule.css";
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
 import { useRealtime } from "~/hooks/useRealtime";
-import { timeIn } from "~/utils/airing-format";
+import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
 export interface RecentSong {
   id: string;

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { StationIdentity } from "~/services/config.server";
-import { publicLinks } from "./navigation";
+import { publicLinks } from "~/utils/site-pages";
 
 export function SiteFooter({ station }: { station: StationIdentity }) {
   return (

@@ -1,12 +1,29 @@
 import { Form, Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import type { StationIdentity } from "~/services/config.server";
 import type { Theme } from "~/services/theme.server";
 import { Icon } from "./Icon";
-import { MenuDrawer } from "./MenuDrawer";
-import { adminLinks, publicLinks } from "./navigation";
-import { PinDialog } from "./PinDialog";
-import { ProfileDrawer } from "./ProfileDrawer";
+import * as serverRendered from "./header-dialogs.server";
+import { adminLinks, publicLinks } from "~/utils/site-pages";
+
+type Dialogs = typeof import("./header-dialogs");
+
+/**
+ * The drawers and the PIN dialog load the first time one opens: most page views open none. The
+ * server renders one that the URL opens (`?drawer=`, `?pin=`: how they work without JavaScript)
+ * at once, from its own copy; the browser keeps that markup until the code arrives, then hydrates it.
+ */
+function onDemand<Name extends keyof Dialogs>(name: Name) {
+  return lazy<Dialogs[Name]>(() =>
+    typeof document === "undefined"
+      ? // Resolved on the spot, so the server never renders a fallback in its place.
+        ({ then: (resolve: (module: { default: Dialogs[Name] }) => void) => resolve({ default: serverRendered[name] }) } as Promise<{ default: Dialogs[Name] }>)
+      : import("./header-dialogs").then((module) => ({ default: module[name] })),
+  );
+}
+const MenuDrawer = onDemand("MenuDrawer");
+const ProfileDrawer = onDemand("ProfileDrawer");
+const PinDialog = onDemand("PinDialog");
 
 export function StationBrand({ station }: { station: StationIdentity }) {
   return (
@@ -88,6 +105,8 @@ export function SiteHeader({
     setMenuOpen(false);
     setProfileOpen(false);
   }, [location.key]);
+  const menuShown = menuOpen || drawerFromUrl.open === "menu";
+  const profileShown = profileOpen || drawerFromUrl.open === "profile";
   const closeDrawer = (name: DrawerName) => {
     if (name === "menu") setMenuOpen(false);
     else setProfileOpen(false);
@@ -118,8 +137,9 @@ export function SiteHeader({
               preventScrollReset
               className="menu-toggle"
               aria-haspopup="dialog"
-              aria-expanded={menuOpen || drawerFromUrl.open === "menu"}
-              aria-controls="menu-drawer"
+              aria-expanded={menuShown}
+              // The drawer is in the page only while open.
+              aria-controls={menuShown ? "menu-drawer" : undefined}
               onClick={(event) => {
                 event.preventDefault();
                 setMenuOpen(true);
@@ -132,17 +152,19 @@ export function SiteHeader({
               to={drawerFromUrl.hrefWith("profile")}
               role="button"
               preventScrollReset
-              className="icon-button profile-toggle"
+              className={`icon-button profile-toggle${user ? " profile-toggle--named" : ""}`}
               aria-label={`Profile: ${user?.name ?? "Guest"}`}
               aria-haspopup="dialog"
-              aria-expanded={profileOpen || drawerFromUrl.open === "profile"}
-              aria-controls="profile-drawer"
+              aria-expanded={profileShown}
+              aria-controls={profileShown ? "profile-drawer" : undefined}
               onClick={(event) => {
                 event.preventDefault();
                 setProfileOpen(true);
               }}
             >
               <Icon name="user" />
+              {/* Who is signed in, at a glance (wide screens; the label says it to screen readers). */}
+              {user && <span className="profile-toggle__name">{user.name}</span>}
             </Link>
           </div>
         </div>
@@ -185,39 +207,47 @@ export function SiteHeader({
           </div>
         )}
       </header>
-      <MenuDrawer open={menuOpen || drawerFromUrl.open === "menu"} onClose={() => closeDrawer("menu")} closeHref={drawerFromUrl.closeHref} />
-      <ProfileDrawer
-        open={profileOpen || drawerFromUrl.open === "profile"}
-        onClose={() => closeDrawer("profile")}
-        closeHref={drawerFromUrl.closeHref}
-        themeReturnTo={drawerFromUrl.hrefWith("profile")}
-        user={user}
-        theme={theme}
-        googleSignIn={googleSignIn}
-        onAdminAccess={() => {
-          // A drawer opened from the URL closes by navigating, which would also close a dialog held in
-          // state: there the PIN dialog is asked for through the URL too.
-          if (drawerFromUrl.open === "profile") {
-            const params = new URLSearchParams(drawerFromUrl.closeHref.split("?")[1] ?? "");
-            params.set("pin", "admin");
-            navigate(`${location.pathname}?${params}`, { replace: true, preventScrollReset: true });
-            return;
-          }
-          setProfileOpen(false);
-          setPinKind("admin");
-        }}
-      />
-      {pinKind && !pinFromUrl.kind && <PinDialog key={pinKind} kind={pinKind} open onClose={() => setPinKind(null)} />}
-      {pinFromUrl.kind && (
-        <PinDialog
-          key={`url-${pinFromUrl.kind}`}
-          kind={pinFromUrl.kind}
-          open
-          redirectTo={pinFromUrl.redirectTo}
-          onClose={pinFromUrl.close}
-          closeHref={pinFromUrl.closeHref}
-        />
-      )}
+      <Suspense fallback={null}>
+        {menuShown && <MenuDrawer open onClose={() => closeDrawer("menu")} closeHref={drawerFromUrl.closeHref} links={publicLinks} />}
+      </Suspense>
+      <Suspense fallback={null}>
+        {profileShown && (
+          <ProfileDrawer
+            open
+            onClose={() => closeDrawer("profile")}
+            closeHref={drawerFromUrl.closeHref}
+            themeReturnTo={drawerFromUrl.hrefWith("profile")}
+            user={user}
+            theme={theme}
+            googleSignIn={googleSignIn}
+            onAdminAccess={() => {
+              // A drawer opened from the URL closes by navigating, which would also close a dialog held in
+              // state: there the PIN dialog is asked for through the URL too.
+              if (drawerFromUrl.open === "profile") {
+                const params = new URLSearchParams(drawerFromUrl.closeHref.split("?")[1] ?? "");
+                params.set("pin", "admin");
+                navigate(`${location.pathname}?${params}`, { replace: true, preventScrollReset: true });
+                return;
+              }
+              setProfileOpen(false);
+              setPinKind("admin");
+            }}
+          />
+        )}
+      </Suspense>
+      <Suspense fallback={null}>
+        {pinKind && !pinFromUrl.kind && <PinDialog key={pinKind} kind={pinKind} open onClose={() => setPinKind(null)} />}
+        {pinFromUrl.kind && (
+          <PinDialog
+            key={`url-${pinFromUrl.kind}`}
+            kind={pinFromUrl.kind}
+            open
+            redirectTo={pinFromUrl.redirectTo}
+            onClose={pinFromUrl.close}
+            closeHref={pinFromUrl.closeHref}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

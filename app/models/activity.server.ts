@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 
 /** Who made a change: the admin session it came from (null for changes made outside a browser session). */
 export interface AdminActor {
@@ -18,7 +19,11 @@ export async function logActivity(tx: Prisma.TransactionClient, actor: AdminActo
 }
 
 /** The newest admin changes for the dashboard, newest first. */
-export async function listRecentActivity(limit = 20) {
+export function listRecentActivity(limit = 20) {
+  return cachedRead(`recentActivity:${limit}`, () => readRecentActivity(limit));
+}
+
+async function readRecentActivity(limit: number) {
   const rows = await db().activityLog.findMany({
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,

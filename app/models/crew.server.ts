@@ -1,9 +1,11 @@
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
+import { crewMemberSchema, type CrewMemberInput } from "~/utils/forms/crew-member";
+import { parseForm, type FormResult } from "~/utils/forms/form";
 import { logActivity, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
-import { isEmailAddress } from "./users.server";
 
 const imageSelect = { select: { key: true, width: true, height: true, variantWidths: true } } as const;
 
@@ -19,10 +21,12 @@ export type CrewMemberListItem = Awaited<ReturnType<typeof listCrewMembers>>[num
 
 /** The slider images Crew1, Crew2, ... in slider order. */
 export function listCrewImages() {
-  return db().crewImage.findMany({
-    orderBy: [{ position: "asc" }, { key: "asc" }],
-    select: { id: true, key: true, position: true, image: imageSelect },
-  });
+  return cachedRead("crewImages", () =>
+    db().crewImage.findMany({
+      orderBy: [{ position: "asc" }, { key: "asc" }],
+      select: { id: true, key: true, position: true, image: imageSelect },
+    }),
+  );
 }
 
 export type CrewImageListItem = Awaited<ReturnType<typeof listCrewImages>>[number];
@@ -130,53 +134,12 @@ async function placeCrewImage(key: string, target: (index: number) => number, ho
 
 // ---- Crew members (admin)
 
-export const CREW_FIELDS = ["name", "age", "email", "jobTitle", "address", "bio"] as const;
-export type CrewField = (typeof CREW_FIELDS)[number] | "image";
-
-export interface CrewMemberInput {
-  name: string;
-  age: number;
-  email: string;
-  jobTitle: string;
-  address: string;
-  bio: string;
-}
-
-const FIELD_LABELS: Record<CrewField, string> = {
-  name: "Name",
-  age: "Age",
-  email: "Email",
-  jobTitle: "Job title",
-  address: "Address",
-  bio: "Bio",
-  image: "Photo",
-};
-const MAX_LENGTH: Record<(typeof CREW_FIELDS)[number], number> = { name: 80, age: 3, email: 254, jobTitle: 80, address: 200, bio: 1000 };
-
-/**
- * Checks the crew form. Every field is required; the photo only when adding
- * (`hasImage` says whether one was uploaded). Errors are per field.
- */
-export function validateCrewMember(
-  values: Record<string, string>,
-  options: { hasImage: boolean; editing: boolean },
-): { ok: true; value: CrewMemberInput } | { ok: false; errors: Partial<Record<CrewField, string>> } {
-  const errors: Partial<Record<CrewField, string>> = {};
-  for (const field of CREW_FIELDS) {
-    const value = (values[field] ?? "").trim();
-    if (!value) errors[field] = `${FIELD_LABELS[field]} is required.`;
-    else if (value.length > MAX_LENGTH[field]) errors[field] = `${FIELD_LABELS[field]} is too long (at most ${MAX_LENGTH[field]} characters).`;
-  }
-  const age = Number(values.age);
-  if (!errors.age && (!/^\d+$/.test(values.age.trim()) || age < 1 || age > 120)) errors.age = "Age must be a whole number between 1 and 120.";
-  if (!errors.email && !isEmailAddress(values.email.trim())) errors.email = "Enter an email address like name@example.com.";
-  if (!options.editing && !options.hasImage) errors.image = "Photo is required.";
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  const text = (field: (typeof CREW_FIELDS)[number]) => values[field].trim();
-  return {
-    ok: true,
-    value: { name: text("name"), age, email: text("email"), jobTitle: text("jobTitle"), address: text("address"), bio: text("bio") },
-  };
+/** Checks the crew form (fields and photo) with its schema; errors are per field. */
+export function validateCrewMember(values: Record<string, unknown>, editing: boolean): FormResult<CrewMemberInput> {
+  const check = parseForm(crewMemberSchema(editing), values, "Please correct the marked fields.");
+  if (!check.ok) return check;
+  const { image: _image, ...value } = check.value;
+  return { ok: true, value };
 }
 
 function publishCrewMember(action: "created" | "updated" | "deleted", id: string) {

@@ -1,14 +1,17 @@
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 import { sanitizeEmbed } from "~/services/embed-sanitizer.server";
 import { publish } from "~/services/realtime.server";
 import { logActivity, type AdminActor } from "./activity.server";
 
 /** The chart embeds in the order the admin arranged them. Codes are stored already sanitised. */
 export function listEmbeds() {
-  return db().embed.findMany({
-    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
-    select: { id: true, code: true, position: true, createdAt: true },
-  });
+  return cachedRead("embeds", () =>
+    db().embed.findMany({
+      orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+      select: { id: true, code: true, position: true, createdAt: true },
+    }),
+  );
 }
 
 export type EmbedListItem = Awaited<ReturnType<typeof listEmbeds>>[number];

@@ -1,26 +1,30 @@
 import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
-import sharp from "sharp";
 import { Prisma, type StoredFile } from "~/generated/prisma/client";
+import { pageScoped, type AdminHandler } from "~/services/admin-forms.server";
+import { renderStationCover, stationCoverChecksum } from "~/services/artwork.server";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 import { needsListeningCopy } from "~/services/audio.server";
-import { buildPodcastRss, type PodcastItem } from "~/services/feeds.server";
+import { podcastFeedXml, type PodcastFeed } from "~/services/feeds.server";
 import { publish } from "~/services/realtime.server";
 import { getStorage } from "~/services/storage.server";
 import { readPartBounded, readUrlEncoded } from "~/services/form-body.server";
+import { removeStaged, streamToTempFile, type StagedFile } from "~/services/temp-files.server";
 import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
-import { artworkKey, mediaUrl } from "~/utils/media";
-import { ChaptersError, parseChapters, type Chapter } from "~/utils/transcript";
+import { episodeSchema } from "~/utils/forms/episode";
+import { parseForm, type FormResult } from "~/utils/forms/form";
+import { TRANSCRIPT_UPLOAD } from "~/utils/forms/uploads";
+import { type Chapter } from "~/utils/transcript";
 import { isPlainText } from "~/utils/plain-text";
-import { fromDateTimeLocal } from "~/utils/time-zone";
 import { logActivity, type AdminActor } from "./activity.server";
 import { feedIdentity, stationEmail } from "./feed-identity.server";
-import { discardFileIfUnused, MAX_TRANSCRIPT_BYTES, recordFile, uploadAudio, uploadImage, uploadTranscript, type UploadedFile } from "./files.server";
+import { commitFileChange, discardFileIfUnused, uploadAudio, uploadImage, uploadTranscript, type UploadedFile } from "./files.server";
 import { enqueueListeningCopy } from "./listening-copies.server";
-import { getStationIdentity, stationIconSvg } from "./station.server";
+import { getStationIdentity } from "./station.server";
+import { podcastLiveItems } from "./live-items.server";
 
-export const TITLE_MAX_LENGTH = 200;
-export const DESCRIPTION_MAX_LENGTH = 4000;
+const EPISODE_REFUSED = "Nothing was saved: check the fields marked below.";
 
 const fileSelect = {
   select: { id: true, key: true, contentType: true, size: true, width: true, height: true, variantWidths: true, artworkSize: true },
@@ -44,6 +48,7 @@ const episodeSelect = {
   chapters: true,
   seasonNumber: true,
   episodeNumber: true,
+  show: { select: { id: true, slug: true, name: true } },
   credits: {
     orderBy: { position: "asc" },
     select: { role: true, crewMember: { select: { id: true, name: true, image: fileSelect } } },
@@ -51,7 +56,7 @@ const episodeSelect = {
 } as const;
 
 /** The condition for an episode listeners can see: its date has come and its listening copy exists. */
-export function publishedEpisodes(now = new Date()) {
+function publishedEpisodes(now = new Date()) {
   return { publishedAt: { lte: now }, listeningReady: true } satisfies Prisma.PodcastEpisodeWhereInput;
 }
 
@@ -76,15 +81,15 @@ export function parseEpisodeId(value: string | undefined): number | null {
 // ---------------------------------------------------------------- the admin form
 
 export type EpisodeField =
-  "title" | "description" | "publishedAt" | "audio" | "cover" | "transcript" | "chapters" | "seasonNumber" | "episodeNumber" | "credits";
+  "title" | "description" | "publishedAt" | "audio" | "cover" | "transcript" | "chapters" | "seasonNumber" | "episodeNumber" | "credits" | "showId";
 export type EpisodeFormErrors = Partial<Record<EpisodeField, string>>;
 
 export interface EpisodeInput {
   title: string;
   description: string;
   publishedAt: Date;
-  /** Null when editing and the audio stays as it is. */
-  audio: Buffer | null;
+  /** Null when editing and the audio stays as it is. An upload arrives staged on disk (see readEpisodeForm). */
+  audio: Buffer | StagedFile | null;
   cover: Buffer | null;
   // The fields below are optional so callers that do not know them (scripts, older tests) leave them as they are.
   /** A new transcript file; null or absent keeps the current one (or none). */
@@ -96,6 +101,8 @@ export interface EpisodeInput {
   episodeNumber?: number | null;
   /** Crew member ids credited as hosts, in order. */
   credits?: string[];
+  /** The show the episode belongs to; null: none; absent: left as it is. */
+  showId?: string | null;
 }
 
 function chaptersColumn(chapters: Chapter[] | null | undefined) {
@@ -103,14 +110,28 @@ function chaptersColumn(chapters: Chapter[] | null | undefined) {
   return { chapters: chapters ? (chapters as unknown as Prisma.InputJsonArray) : Prisma.DbNull };
 }
 
-/** An episode form post: text fields, chosen files, and files refused for their size before they were kept. */
+/**
+ * An episode form post: text fields, chosen files, and files refused for their size before they
+ * were kept. The audio is a temp file: `discardEpisodeForm` removes it once the post is handled.
+ */
 export interface EpisodeFormPost {
   fields: Record<string, string>;
-  files: { audio?: Buffer; cover?: Buffer; transcript?: Buffer };
+  // Cover and transcript stay in memory: at most 10 MB and 2 MB, and sharp decodes the cover whole anyway.
+  files: { audio?: StagedFile; cover?: Buffer; transcript?: Buffer };
   errors: EpisodeFormErrors;
+  /** True when a file was over its size limit (answered 413). */
+  tooLarge: boolean;
+}
+
+/** Removes what reading the form staged on disk. Safe to call more than once. */
+export async function discardEpisodeForm(post: EpisodeFormPost): Promise<void> {
+  const audio = post.files.audio;
+  delete post.files.audio;
+  await removeStaged(audio);
 }
 
 // Files are bounded by their own limits; text fields are short; anything else is refused unread.
+const MAX_TRANSCRIPT_BYTES = TRANSCRIPT_UPLOAD.maxBytes;
 const PART_LIMITS: Record<string, number> = { audio: MAX_AUDIO_BYTES, cover: MAX_IMAGE_BYTES, transcript: MAX_TRANSCRIPT_BYTES };
 const FIELD_LIMIT = 64 * 1024;
 // Room for one "credits" checkbox per crew member.
@@ -135,11 +156,23 @@ export class EpisodeFormRefused extends Error {
 
 /**
  * Reads the episode form (multipart with files, or urlencoded for deletes)
- * with bounded memory. Throws EpisodeFormRefused for a post that is not a
- * form this screen sends.
+ * with bounded memory: the audio streams to a temp file while it is counted
+ * (over MAX_AUDIO_BYTES it is dropped at once) and hashed. Throws
+ * EpisodeFormRefused for a post that is not a form this screen sends; the
+ * caller removes the staged audio with `discardEpisodeForm` when done.
  */
 export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost> {
-  const post: EpisodeFormPost = { fields: {}, files: {}, errors: {} };
+  const post: EpisodeFormPost = { fields: {}, files: {}, errors: {}, tooLarge: false };
+  try {
+    return await readEpisodeFormInto(request, post);
+  } catch (error) {
+    // Refused, cut off or failed: nothing it staged is kept.
+    await discardEpisodeForm(post);
+    throw error;
+  }
+}
+
+async function readEpisodeFormInto(request: Request, post: EpisodeFormPost): Promise<EpisodeFormPost> {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_AUDIO_BYTES + MAX_IMAGE_BYTES + FIELD_LIMIT) {
     throw new EpisodeFormRefused(
       `The upload is too large: audio may be up to ${formatBytes(MAX_AUDIO_BYTES)} and the cover up to ${formatBytes(MAX_IMAGE_BYTES)}.`,
@@ -184,75 +217,51 @@ async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse:
       return undefined;
     }
     const name = part.name as FilePart;
+    if (post.files[name] || post.errors[name]) {
+      refuse("That form has an unexpected file.");
+      await readPartBounded(part.data, 0);
+      return undefined;
+    }
+    if (name === "audio") {
+      // Up to 200 MB: to disk, never whole in memory.
+      const staged = await streamToTempFile(part.data, PART_LIMITS.audio);
+      if (staged === null) {
+        post.errors.audio = TOO_LARGE.audio;
+        post.tooLarge = true;
+      } else if (staged.size === 0) await removeStaged(staged);
+      else post.files.audio = staged;
+      return undefined;
+    }
     const bytes = await readPartBounded(part.data, PART_LIMITS[name]);
-    if (bytes === null) post.errors[name] = TOO_LARGE[name];
+    if (bytes === null) {
+      post.errors[name] = TOO_LARGE[name];
+      post.tooLarge = true;
+    }
     // An empty file input still posts a nameless, empty part.
     else if (bytes.length > 0) post.files[name] = bytes;
     return undefined;
   });
 }
 
-export type EpisodeCheck = { ok: true; input: EpisodeInput } | { ok: false; errors: EpisodeFormErrors };
-
-/** Checks the form's values. A new episode needs its audio and cover; the files' content is checked when stored. */
-export function validateEpisode(post: EpisodeFormPost, editing: boolean): EpisodeCheck {
-  const title = (post.fields.title ?? "").trim();
-  const description = (post.fields.description ?? "").trim();
-  const errors: EpisodeFormErrors = { ...post.errors };
-  if (!title) errors.title = "Enter the episode's title.";
-  else if (title.length > TITLE_MAX_LENGTH) errors.title = `Keep the title under ${TITLE_MAX_LENGTH} characters.`;
-  if (!description) errors.description = "Describe the episode in a sentence or two.";
-  else if (description.length > DESCRIPTION_MAX_LENGTH) errors.description = `Keep the description under ${DESCRIPTION_MAX_LENGTH} characters.`;
-  const publishedAt = fromDateTimeLocal(post.fields.publishedAt ?? "", getConfig().stationTimezone);
-  if (!publishedAt) errors.publishedAt = "Choose the date and time the episode goes out.";
-  if (!editing && !post.files.audio && !errors.audio) errors.audio = "Choose the episode's audio file (MP3, M4A or WAV).";
-  if (!editing && !post.files.cover && !errors.cover) errors.cover = "Choose a cover image for the episode.";
-  let chapters: Chapter[] | null = null;
-  const chaptersText = (post.fields.chapters ?? "").trim();
-  if (chaptersText) {
-    try {
-      chapters = parseChapters(chaptersText);
-      if (chapters.length === 0) chapters = null;
-    } catch (error) {
-      if (!(error instanceof ChaptersError)) throw error;
-      errors.chapters = error.message;
-    }
-  }
-  const number = (field: "seasonNumber" | "episodeNumber", label: string): number | null => {
-    const text = (post.fields[field] ?? "").trim();
-    if (!text) return null;
-    if (!/^\d{1,4}$/.test(text) || Number(text) < 1) {
-      errors[field] = `The ${label} number is a whole number from 1 to 9999, or empty.`;
-      return null;
-    }
-    return Number(text);
-  };
-  const seasonNumber = number("seasonNumber", "season");
-  const episodeNumber = number("episodeNumber", "episode");
-  const credits = [
-    ...new Set(
-      (post.fields.credits ?? "")
-        .split(",")
-        .map((id) => id.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (credits.length > 50 || credits.some((id) => !/^[a-z0-9]{1,40}$/i.test(id))) errors.credits = "Choose the credited crew from the list.";
-  if (Object.keys(errors).length > 0 || !publishedAt) return { ok: false, errors };
+/** Checks the form with its schema. A new episode needs its audio and cover; the files' content is checked when stored. */
+export function validateEpisode(post: EpisodeFormPost, editing: boolean): FormResult<EpisodeInput> {
+  const check = parseForm(
+    episodeSchema(editing, getConfig().stationTimezone),
+    { ...post.fields, audio: post.files.audio, cover: post.files.cover },
+    EPISODE_REFUSED,
+  );
+  // A file refused for its size says so, rather than that it is missing.
+  if (!check.ok || Object.keys(post.errors).length > 0)
+    return { ok: false, message: EPISODE_REFUSED, errors: { ...(check.ok ? {} : check.errors), ...post.errors } };
+  const { audio: _audio, cover: _cover, showId, ...value } = check.value;
   return {
     ok: true,
-    input: {
-      title,
-      description,
-      publishedAt,
+    value: {
+      ...value,
       audio: post.files.audio ?? null,
       cover: post.files.cover ?? null,
       transcript: post.files.transcript ?? null,
-      removeTranscript: post.fields.removeTranscript === "on",
-      chapters,
-      seasonNumber,
-      episodeNumber,
-      credits,
+      ...(showId !== undefined ? { showId } : {}),
     },
   };
 }
@@ -329,6 +338,30 @@ async function discardAll(files: (Pick<StoredFile, "key" | "variantWidths"> | nu
   for (const file of files) if (file) await discardFileIfUnused(file);
 }
 
+class ShowRefused extends Error {}
+
+async function requireShow(tx: Prisma.TransactionClient, showId: string | null | undefined): Promise<void> {
+  if (showId && !(await tx.show.findUnique({ where: { id: showId }, select: { id: true } }))) throw new ShowRefused();
+}
+
+/** A show's published episodes, newest first (its page lists them). */
+export function listShowEpisodes(showId: string, take = 50) {
+  return db().podcastEpisode.findMany({
+    where: { showId, ...publishedEpisodes() },
+    orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
+    take,
+    select: {
+      id: true,
+      title: true,
+      description: true,
+      durationSeconds: true,
+      publishedAt: true,
+      cover: { select: { key: true, width: true, height: true, variantWidths: true } },
+      audio: { select: { key: true, contentType: true } },
+    },
+  });
+}
+
 /** Upload → one transaction (files recorded, row written, change logged) → announce. */
 export async function createEpisode(input: EpisodeInput, actor: AdminActor): Promise<SaveResult> {
   if (!input.audio || !input.cover) throw new Error("A new episode needs both its audio and its cover");
@@ -337,42 +370,41 @@ export async function createEpisode(input: EpisodeInput, actor: AdminActor): Pro
   const { audio, cover, transcript } = uploads as { audio: UploadedFile; cover: UploadedFile; transcript: UploadedFile | null };
   let episode: Episode;
   try {
-    episode = await db().$transaction(
-      async (tx) => {
-        const credits = await creditRows(tx, input.credits ?? []);
-        if (!credits.ok) throw new CreditsRefused();
-        const audioFile = await recordFile(tx, audio);
-        const coverFile = await recordFile(tx, cover);
-        const transcriptFile = transcript ? await recordFile(tx, transcript) : null;
-        const created = await tx.podcastEpisode.create({
-          data: {
-            title: input.title,
-            description: input.description,
-            publishedAt: input.publishedAt,
-            ...audioColumns(audioFile.id, audio),
-            coverId: coverFile.id,
-            transcriptId: transcriptFile?.id ?? null,
-            ...chaptersColumn(input.chapters ?? null),
-            seasonNumber: input.seasonNumber ?? null,
-            episodeNumber: input.episodeNumber ?? null,
-            credits: { create: credits.rows },
-          },
-          select: episodeSelect,
-        });
-        await logActivity(tx, actor, "episode.created", `Added the episode "${created.title}"`);
-        return created;
-      },
-      { timeout: 30_000 },
-    );
+    episode = await commitFileChange([audio, cover, transcript], async (tx, [audioFile, coverFile, transcriptFile]) => {
+      const credits = await creditRows(tx, input.credits ?? []);
+      if (!credits.ok) throw new CreditsRefused();
+      await requireShow(tx, input.showId);
+      const created = await tx.podcastEpisode.create({
+        data: {
+          title: input.title,
+          description: input.description,
+          publishedAt: input.publishedAt,
+          ...audioColumns(audioFile.id, audio),
+          coverId: coverFile.id,
+          transcriptId: transcriptFile?.id ?? null,
+          ...chaptersColumn(input.chapters ?? null),
+          seasonNumber: input.seasonNumber ?? null,
+          episodeNumber: input.episodeNumber ?? null,
+          showId: input.showId ?? null,
+          credits: { create: credits.rows },
+        },
+        select: episodeSelect,
+      });
+      await logActivity(tx, actor, "episode.created", `Added the episode "${created.title}"`);
+      return { result: created, replaced: [] };
+    });
   } catch (error) {
-    await discardAll([audio, cover, transcript]);
     if (error instanceof CreditsRefused) return { ok: false, errors: { credits: "A credited crew member no longer exists: choose again." } };
+    if (error instanceof ShowRefused) return { ok: false, errors: { showId: "That show no longer exists: choose another." } };
     throw error;
   }
   if (!episode.listeningReady) await enqueueListeningCopy(episode.id);
   announce("created", episode);
   return { ok: true, episode };
 }
+
+/** The episode was deleted while its new files were being stored. */
+class EpisodeGone extends Error {}
 
 /**
  * Changes an episode's text, date and optionally its files. Replaced files
@@ -384,61 +416,53 @@ export async function updateEpisode(id: number, input: EpisodeInput, actor: Admi
   const uploads = await uploadEpisodeFiles(input);
   if (!uploads.ok) return uploads;
   const { audio, cover, transcript } = uploads;
-  let outcome: { episode: Episode; replaced: (Episode["audio"] | null)[] } | null;
+  let episode: Episode;
   try {
-    outcome = await db().$transaction(
-      async (tx) => {
-        const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: episodeSelect });
-        if (!previous) return null;
-        const credits = await creditRows(tx, input.credits ?? []);
-        if (!credits.ok) throw new CreditsRefused();
-        const audioFile = audio ? await recordFile(tx, audio) : null;
-        const coverFile = cover ? await recordFile(tx, cover) : null;
-        const transcriptFile = transcript ? await recordFile(tx, transcript) : null;
-        if (input.credits) await tx.episodeCredit.deleteMany({ where: { episodeId: id } });
-        const episode = await tx.podcastEpisode.update({
-          where: { id },
-          data: {
-            title: input.title,
-            description: input.description,
-            publishedAt: input.publishedAt,
-            ...(audioFile && audio ? audioColumns(audioFile.id, audio) : {}),
-            ...(coverFile ? { coverId: coverFile.id } : {}),
-            ...(transcriptFile ? { transcriptId: transcriptFile.id } : input.removeTranscript ? { transcriptId: null } : {}),
-            ...chaptersColumn(input.chapters),
-            ...(input.seasonNumber !== undefined ? { seasonNumber: input.seasonNumber } : {}),
-            ...(input.episodeNumber !== undefined ? { episodeNumber: input.episodeNumber } : {}),
-            ...(input.credits ? { credits: { create: credits.rows } } : {}),
-          },
-          select: episodeSelect,
-        });
-        await logActivity(tx, actor, "episode.updated", `Edited the episode "${episode.title}"`);
-        const gone = (file: Episode["audio"] | null) => (file && file.id !== episode.audio.id && file.id !== episode.originalAudio?.id ? file : null);
-        return {
-          episode,
-          replaced: [
-            audioFile ? gone(previous.audio) : null,
-            audioFile ? gone(previous.originalAudio) : null,
-            coverFile && coverFile.id !== previous.cover.id ? previous.cover : null,
-            previous.transcript && previous.transcript.id !== episode.transcript?.id ? previous.transcript : null,
-          ],
-        };
-      },
-      { timeout: 30_000 },
-    );
+    episode = await commitFileChange([audio, cover, transcript], async (tx, [audioFile, coverFile, transcriptFile]) => {
+      const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: episodeSelect });
+      if (!previous) throw new EpisodeGone();
+      const credits = await creditRows(tx, input.credits ?? []);
+      if (!credits.ok) throw new CreditsRefused();
+      await requireShow(tx, input.showId);
+      if (input.credits) await tx.episodeCredit.deleteMany({ where: { episodeId: id } });
+      const updated = await tx.podcastEpisode.update({
+        where: { id },
+        data: {
+          title: input.title,
+          description: input.description,
+          publishedAt: input.publishedAt,
+          ...(audioFile && audio ? audioColumns(audioFile.id, audio) : {}),
+          ...(coverFile ? { coverId: coverFile.id } : {}),
+          ...(transcriptFile ? { transcriptId: transcriptFile.id } : input.removeTranscript ? { transcriptId: null } : {}),
+          ...chaptersColumn(input.chapters),
+          ...(input.seasonNumber !== undefined ? { seasonNumber: input.seasonNumber } : {}),
+          ...(input.episodeNumber !== undefined ? { episodeNumber: input.episodeNumber } : {}),
+          ...(input.showId !== undefined ? { showId: input.showId } : {}),
+          ...(input.credits ? { credits: { create: credits.rows } } : {}),
+        },
+        select: episodeSelect,
+      });
+      await logActivity(tx, actor, "episode.updated", `Edited the episode "${updated.title}"`);
+      const gone = (file: Episode["audio"] | null) => (file && file.id !== updated.audio.id && file.id !== updated.originalAudio?.id ? file : null);
+      return {
+        result: updated,
+        replaced: [
+          audioFile ? gone(previous.audio) : null,
+          audioFile ? gone(previous.originalAudio) : null,
+          coverFile && coverFile.id !== previous.cover.id ? previous.cover : null,
+          previous.transcript && previous.transcript.id !== updated.transcript?.id ? previous.transcript : null,
+        ],
+      };
+    });
   } catch (error) {
-    await discardAll([audio, cover, transcript]);
+    if (error instanceof EpisodeGone) return null;
     if (error instanceof CreditsRefused) return { ok: false, errors: { credits: "A credited crew member no longer exists: choose again." } };
+    if (error instanceof ShowRefused) return { ok: false, errors: { showId: "That show no longer exists: choose another." } };
     throw error;
   }
-  if (!outcome) {
-    await discardAll([audio, cover, transcript]);
-    return null;
-  }
-  await discardAll(outcome.replaced);
-  if (!outcome.episode.listeningReady) await enqueueListeningCopy(outcome.episode.id);
-  announce("updated", outcome.episode);
-  return { ok: true, episode: outcome.episode };
+  if (!episode.listeningReady) await enqueueListeningCopy(episode.id);
+  announce("updated", episode);
+  return { ok: true, episode };
 }
 
 /** Deletes an episode and then its files, unless another row uses them. False when it did not exist. */
@@ -458,33 +482,16 @@ export async function deleteEpisode(id: number, actor: AdminActor): Promise<bool
 
 // ---------------------------------------------------------------- the podcast feed
 
-// Apple Podcasts category for a campus station's talk shows.
-const FEED_CATEGORY = { name: "Society & Culture" };
-const FEED_LANGUAGE = "id";
-
-/** The URL of a stored image's square JPEG for podcast apps, or null when it has none. */
-function artworkUrl(baseUrl: string, file: { key: string; artworkSize: number | null }): string | null {
-  return file.artworkSize ? `${baseUrl}${mediaUrl({ key: artworkKey(file.key) })}` : null;
-}
-
-/** Where podcast apps fetch an episode's JSON chapters. */
-export function chaptersPath(episodeId: number): string {
-  return `/podcast/chapters/${episodeId}`;
-}
-
-export type PodcastFeed = { redirectTo: string } | { xml: string };
-
 /**
  * The podcast's RSS document: every published episode whose audio is
  * actually in storage (checked now, so podcast apps never get a dead enclosure),
  * with its exact stored byte length. Under a former public address it is a
- * redirect to the feed's new URL instead.
+ * redirect to the feed's new URL instead. The document itself is drawn by
+ * services/feeds.server.ts.
  */
 export async function buildPodcastFeed(requestUrl: string): Promise<PodcastFeed> {
   const identity = await feedIdentity(requestUrl);
   if (identity.redirectTo) return { redirectTo: identity.redirectTo };
-  const baseUrl = identity.baseUrl;
-  const station = getStationIdentity();
   const episodes = await db().podcastEpisode.findMany({
     where: publishedEpisodes(),
     orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
@@ -492,53 +499,20 @@ export async function buildPodcastFeed(requestUrl: string): Promise<PodcastFeed>
   });
   const storage = getStorage();
   const stats = await Promise.all(episodes.map((episode) => storage.stat(episode.audio.key).catch(() => null)));
-  const items: PodcastItem[] = episodes.flatMap((episode, index) => {
-    const stat = stats[index];
-    if (!stat || stat.size === 0) return [];
-    const transcriptType = episode.transcript?.contentType;
-    return [
-      {
-        guid: episode.guid,
-        title: episode.title,
-        description: episode.description,
-        link: `${baseUrl}/play/${episode.id}`,
-        publishedAt: episode.publishedAt,
-        audio: { url: `${baseUrl}${mediaUrl(episode.audio)}`, length: stat.size, type: episode.audio.contentType },
-        durationSeconds: episode.durationSeconds,
-        // Only the square JPEG: directories refuse WebP; without one the show's artwork applies.
-        imageUrl: artworkUrl(baseUrl, episode.cover),
-        transcript:
-          episode.transcript && (transcriptType === "text/vtt" || transcriptType === "application/x-subrip")
-            ? { url: `${baseUrl}${mediaUrl(episode.transcript)}`, type: transcriptType, language: FEED_LANGUAGE }
-            : null,
-        chaptersUrl: Array.isArray(episode.chapters) && episode.chapters.length > 0 ? `${baseUrl}${chaptersPath(episode.id)}` : null,
-        people: episode.credits.map((credit) => ({
-          name: credit.crewMember.name,
-          role: credit.role,
-          href: `${baseUrl}/CrewSpin`,
-          img: artworkUrl(baseUrl, credit.crewMember.image),
-        })),
-        season: episode.seasonNumber,
-        episode: episode.episodeNumber,
-      },
-    ];
+  const stored = episodes.flatMap((episode, index) => {
+    const size = stats[index]?.size ?? 0;
+    return size > 0 ? [{ ...episode, audioSize: size }] : [];
   });
-  const xml = buildPodcastRss(
+  const xml = podcastFeedXml(
     {
-      title: station.name,
-      description: station.tagline,
-      link: `${baseUrl}/listen`,
-      feedUrl: `${baseUrl}/podcast.xml`,
-      language: FEED_LANGUAGE,
-      // Always our own square JPEG: STATION_LOGO_URL may be any format or size.
-      imageUrl: `${baseUrl}/podcast-artwork.jpg`,
-      author: station.name,
+      baseUrl: identity.baseUrl,
+      station: getStationIdentity(),
       ownerEmail: await stationEmail(),
-      category: FEED_CATEGORY,
       guid: identity.guid,
       newFeedUrl: identity.newFeedUrl,
+      liveItems: await podcastLiveItems(identity.baseUrl),
     },
-    items,
+    stored,
   );
   return { xml };
 }
@@ -550,6 +524,12 @@ export async function episodeChapters(id: number): Promise<{ version: string; ch
   return { version: "1.2.0", chapters: episode.chapters as unknown as Chapter[] };
 }
 
+/** Which of chapters and a transcript a published episode has: the play page asks only for those (a 404 is a console error). */
+export async function episodeMediaExtras(id: number): Promise<{ chapters: boolean; transcript: boolean }> {
+  const episode = await db().podcastEpisode.findFirst({ where: { id, ...publishedEpisodes() }, select: { chapters: true, transcriptId: true } });
+  return { chapters: Array.isArray(episode?.chapters) && episode.chapters.length > 0, transcript: Boolean(episode?.transcriptId) };
+}
+
 /** A published episode's transcript bytes and type, or null when it has none. */
 export async function episodeTranscript(id: number): Promise<{ data: Buffer; contentType: string } | null> {
   const episode = await db().podcastEpisode.findFirst({ where: { id, ...publishedEpisodes() }, select: { transcript: fileSelect } });
@@ -559,25 +539,118 @@ export async function episodeTranscript(id: number): Promise<{ data: Buffer; con
   return { data: Buffer.concat(chunks), contentType: episode.transcript.contentType };
 }
 
-// Directories take 1400-3000 px; the badge is vector art, so it renders sharp at the largest.
-const ARTWORK_SIZE = 3000;
-let artwork: { svg: string; jpeg: Promise<Buffer> } | null = null;
+// ---------------------------------------------------------------- podcast cards (listener pages)
 
-/** The show's artwork: the station badge as an opaque square JPEG (podcast apps reject SVG and transparency). */
-export function podcastArtwork(): Promise<Buffer> {
-  const svg = stationIconSvg();
-  if (artwork?.svg !== svg) {
-    const background = getStationIdentity().accentColor;
-    const jpeg = sharp(Buffer.from(svg), { density: Math.ceil((72 * ARTWORK_SIZE) / 512) })
-      .resize(ARTWORK_SIZE, ARTWORK_SIZE)
-      .flatten({ background })
-      .jpeg({ quality: 90 })
-      .toBuffer();
-    // A failed render is not remembered: the next request tries again.
-    jpeg.catch(() => {
-      if (artwork?.jpeg === jpeg) artwork = null;
-    });
-    artwork = { svg, jpeg };
-  }
-  return artwork.jpeg;
+export const cardSelect = {
+  id: true,
+  title: true,
+  description: true,
+  durationSeconds: true,
+  publishedAt: true,
+  cover: { select: { key: true, width: true, height: true, variantWidths: true } },
+  audio: { select: { key: true, contentType: true, size: true } },
+} as const;
+
+/** The newest published episodes: the podcast cards of /listen (5) and /cardlistmore (10). */
+export function listLatestEpisodes(limit: number) {
+  return cachedRead(`latestEpisodes:${limit}`, () =>
+    db().podcastEpisode.findMany({
+      where: { publishedAt: { lte: new Date() }, listeningReady: true },
+      orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
+      take: limit,
+      select: cardSelect,
+    }),
+  );
+}
+
+export type EpisodeCard = Awaited<ReturnType<typeof listLatestEpisodes>>[number];
+
+export function getPublishedEpisode(id: number) {
+  return cachedRead(`publishedEpisode:${id}`, () =>
+    db().podcastEpisode.findFirst({
+      where: { id, publishedAt: { lte: new Date() }, listeningReady: true },
+      select: cardSelect,
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- card images (admin): each podcast card is an episode, its image the episode's cover
+
+const coverSelect = { select: { key: true, width: true, height: true, variantWidths: true, checksum: true } } as const;
+
+/** The cards as the admin pages manage them, with the audio each card plays. */
+function listEpisodeCards(limit: number) {
+  return cachedRead(`episodeCards:${limit}`, () =>
+    db().podcastEpisode.findMany({
+      where: { publishedAt: { lte: new Date() }, listeningReady: true },
+      orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
+      take: limit,
+      select: { id: true, title: true, publishedAt: true, cover: coverSelect, audio: { select: { id: true, key: true } } },
+    }),
+  );
+}
+
+/** The newest cards for the admin pages, each marked when it already shows the station artwork. */
+export async function listCardImages(limit: number) {
+  const [cards, stationChecksum] = await Promise.all([listEpisodeCards(limit), stationCoverChecksum(getStationIdentity())]);
+  return cards.map(({ cover: { checksum, ...cover }, ...card }) => ({ ...card, cover, isStationCover: checksum === stationChecksum }));
+}
+
+export type CardImage = Awaited<ReturnType<typeof listCardImages>>[number];
+
+function cardName(episode: { id: number; title: string }): string {
+  return `card #${episode.id} "${episode.title}"`;
+}
+
+async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: (title: string) => string) {
+  const upload = await uploadImage(image, "covers", { artwork: true });
+  const episode = await commitFileChange(upload, async (tx, file) => {
+    const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });
+    if (!previous) throw new UploadError("That podcast card no longer exists.");
+    const updated = await tx.podcastEpisode.update({ where: { id }, data: { coverId: file!.id }, select: { id: true, title: true, cover: coverSelect } });
+    await logActivity(tx, actor, action, summary(cardName(updated)));
+    return { result: updated, replaced: [previous.cover] };
+  });
+  publish("images:changed", { action: "updated", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
+  return episode;
+}
+
+/** Changes a card's image (the episode's cover). */
+function replaceEpisodeCover(id: number, image: Buffer, actor: AdminActor) {
+  return switchCover(id, image, actor, "card-image.replaced", (card) => `Changed the image of ${card}`);
+}
+
+/** Deletes a card's own image: the card falls back to the station's artwork, so it is never left without one. */
+async function resetEpisodeCover(id: number, actor: AdminActor) {
+  return switchCover(
+    id,
+    await renderStationCover(getStationIdentity()),
+    actor,
+    "card-image.deleted",
+    (card) => `Deleted the image of ${card} (now the station artwork)`,
+  );
+}
+
+// Episode ids are PostgreSQL integers: anything larger cannot name one (and would fail the query).
+const MAX_EPISODE_ID = 2_147_483_647;
+
+function cardEpisodeId(value: string | undefined): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id <= 0 || id > MAX_EPISODE_ID) throw new UploadError("That podcast card does not exist.");
+  return id;
+}
+
+/** The card-image forms of /dashboard-admin and /cardlistmoreadmin: change, delete (back to the station artwork), add. */
+export function cardImageHandlers(actor: AdminActor): Record<string, AdminHandler> {
+  return {
+    "replace-card-image": async ({ fields, files }) => {
+      if (!files.image) return { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
+      const card = await replaceEpisodeCover(cardEpisodeId(fields.id), files.image, actor);
+      return { ok: true, message: `Image of "${card.title}" changed.` };
+    },
+    "reset-card-image": pageScoped(async ({ fields }) => {
+      const card = await resetEpisodeCover(cardEpisodeId(fields.id), actor);
+      return { ok: true, message: `Image of "${card.title}" deleted; the card now shows the station artwork.` };
+    }),
+  };
 }

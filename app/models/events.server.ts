@@ -2,6 +2,8 @@ import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
+import { eventProblem, eventSchema } from "~/utils/forms/event";
+import { parseForm, type FormResult } from "~/utils/forms/form";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
 
@@ -33,36 +35,17 @@ export interface NewEvent {
 
 export type EventChanges = Omit<NewEvent, "poster"> & { poster: Buffer | null };
 
-/** The spec's message when anything is missing from the event form. */
-export const EVENT_INCOMPLETE = "Lengkapi semua data sebelum mengunggah.";
 export const EVENT_UPLOADED = "Event berhasil diunggah!";
 
 /**
- * Checks the event form: poster (when adding), name, date and time are all
+ * Checks the event form with its schema: poster (when adding), name, date and time are all
  * needed; then the date and time must be real ones.
  */
-export function validateEvent(
-  values: { name: string; date: string; time: string },
-  options: { hasPoster: boolean; editing: boolean },
-): { ok: true; value: Omit<NewEvent, "poster"> } | { ok: false; error: string; errors: Record<string, string> } {
-  const name = values.name.trim().replace(/\s+/g, " ");
-  const date = values.date.trim();
-  const time = values.time.trim();
-  // The spec's one alert stays the form's message; each missing field is marked as well.
-  const missing: Record<string, string> = {};
-  if (!options.editing && !options.hasPoster) missing.poster = "Choose a poster image.";
-  if (!name) missing.name = "Enter the event's name.";
-  if (!date) missing.date = "Choose the date.";
-  if (!time) missing.time = "Choose the time.";
-  if (Object.keys(missing).length > 0) return { ok: false, error: EVENT_INCOMPLETE, errors: missing };
-  const refuse = (field: string, error: string) => ({ ok: false as const, error, errors: { [field]: error } });
-  if (name.length > 120) return refuse("name", "The event name is too long (at most 120 characters).");
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
-  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) {
-    return refuse("date", "The date must be a real date (YYYY-MM-DD).");
-  }
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) return refuse("time", "The time must be a time of day (HH:MM).");
-  return { ok: true, value: { name, date, time } };
+export function validateEvent(values: Record<string, unknown>, editing: boolean): FormResult<Omit<NewEvent, "poster">> {
+  const check = parseForm(eventSchema(editing), values, "");
+  if (!check.ok) return { ok: false, ...eventProblem(check.errors) };
+  const { poster: _poster, ...value } = check.value;
+  return { ok: true, value };
 }
 
 function friendlyWriteError(error: unknown, name: string): unknown {

@@ -1,6 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
-import { cardSelect } from "./podcasts.server";
+import { cardSelect } from "./episodes.server";
 
 /** The listener's favourite episodes that are published, most recently marked first, as podcast cards. */
 export async function listFavoriteEpisodes(userId: string) {

@@ -2,6 +2,7 @@ import { canonicalOrigin } from "./site-origin.server";
 import { randomUUID } from "node:crypto";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 import { podcastGuid } from "~/services/feeds.server";
 import { logActivity, type AdminActor } from "./activity.server";
 
@@ -106,7 +107,7 @@ const EMAIL_PATTERN = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[^\s@<>".]{2,}$/;
 export async function stationEmail(): Promise<string | null> {
   const configured = getConfig().station.email;
   if (configured) return configured;
-  return (await db().setting.findUnique({ where: { key: EMAIL_KEY } }))?.value ?? null;
+  return cachedRead("stationEmail", async () => (await db().setting.findUnique({ where: { key: EMAIL_KEY } }))?.value ?? null);
 }
 
 /** True when the dashboard should ask for the owner's address (nothing configured or stored). */

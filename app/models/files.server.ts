@@ -3,11 +3,14 @@ import type { Prisma, StoredFile } from "~/generated/prisma/client";
 import { prepareAudio } from "~/services/audio.server";
 import { db } from "~/services/db.server";
 import { prepareImage } from "~/services/images.server";
+import { errorText, logger } from "~/services/log.server";
 import { recordUpload } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
 import { TranscriptError, parseTranscript, TRANSCRIPT_TYPES } from "~/utils/transcript";
 import { isPlainText } from "~/utils/plain-text";
-import { StorageUnavailableError, UploadError } from "~/services/uploads.server";
+import { removeStaged, stageBuffer, type StagedFile } from "~/services/temp-files.server";
+import { formatBytes, StorageUnavailableError, UploadError } from "~/services/uploads.server";
+import { TRANSCRIPT_UPLOAD } from "~/utils/forms/uploads";
 import { artworkKey, variantKey } from "~/utils/media";
 
 /**
@@ -74,35 +77,44 @@ export async function uploadImage(input: Buffer, folder: string, options: { artw
   return uploaded;
 }
 
-/** Checks an audio file (format by content, duration from the file) and writes it to storage. */
-export async function uploadAudio(input: Buffer, folder: string): Promise<UploadedFile> {
-  const audio = await prepareAudio(input);
-  const checksum = sha256(audio.data);
-  const key = contentKey(folder, checksum, audio.extension);
-  await getStorage()
-    .put(key, audio.data, audio.contentType)
-    .catch((error: unknown) => {
-      throw new StorageUnavailableError(error);
-    });
-  recordUpload("audio");
-  return {
-    key,
-    contentType: audio.contentType,
-    size: audio.data.length,
-    checksum,
-    width: null,
-    height: null,
-    variantWidths: [],
-    durationSeconds: audio.durationSeconds,
-  };
+/**
+ * Checks an audio file (format by content, duration from the file) and streams it into storage.
+ * Uploads arrive staged on disk (see readEpisodeForm); bytes in memory (seed content, tests) are
+ * staged first, so there is one way audio is checked and stored. A staged file passed in stays
+ * the caller's to remove.
+ */
+export async function uploadAudio(input: Buffer | StagedFile, folder: string): Promise<UploadedFile> {
+  const staged = Buffer.isBuffer(input) ? await stageBuffer(input) : input;
+  try {
+    const audio = await prepareAudio(staged);
+    const key = contentKey(folder, staged.sha256, audio.extension);
+    await getStorage()
+      .putFile(key, staged.path, audio.contentType)
+      .catch((error: unknown) => {
+        throw new StorageUnavailableError(error);
+      });
+    recordUpload("audio");
+    return {
+      key,
+      contentType: audio.contentType,
+      size: staged.size,
+      checksum: staged.sha256,
+      width: null,
+      height: null,
+      variantWidths: [],
+      durationSeconds: audio.durationSeconds,
+    };
+  } finally {
+    if (staged !== input) await removeStaged(staged);
+  }
 }
 
-export const MAX_TRANSCRIPT_BYTES = 2 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = TRANSCRIPT_UPLOAD.maxBytes;
 
 /** Checks a WebVTT or SRT transcript (UTF-8 text with valid cues) and writes it to storage. */
 export async function uploadTranscript(input: Buffer, folder: string): Promise<UploadedFile> {
   if (input.length === 0) throw new UploadError("The transcript file is empty.");
-  if (input.length > MAX_TRANSCRIPT_BYTES) throw new UploadError("The transcript is too large; the limit is 2 MB.");
+  if (input.length > MAX_TRANSCRIPT_BYTES) throw new UploadError(`The transcript is too large; the limit is ${formatBytes(MAX_TRANSCRIPT_BYTES)}.`);
   const text = input.toString("utf8");
   if (!isPlainText(text)) throw new UploadError("The transcript is not UTF-8 text: save it as a UTF-8 WebVTT (.vtt) or SRT (.srt) file.");
   let format: "vtt" | "srt";
@@ -142,6 +154,7 @@ async function isReferenced(tx: Tx, fileId: string): Promise<boolean> {
           episodeAudio: true,
           episodeOriginals: true,
           episodeTranscripts: true,
+          showArtwork: true,
         },
       },
     },
@@ -173,11 +186,11 @@ export async function discardFileIfUnused(file: Pick<StoredFile, "key" | "varian
       { timeout: 30_000 },
     );
   } catch (error) {
-    console.error(`Could not discard ${file.key}: ${(error as Error).message}`);
+    logger.error({ key: file.key, error: errorText(error) }, "Could not discard a stored file");
   }
 }
 
-/** The StoredFile rows no crew member, image slot, event or episode points at. */
+/** The StoredFile rows no crew member, image slot, event, episode or show points at. */
 export const UNREFERENCED_FILE = {
   crewMembers: { none: {} },
   crewImages: { none: {} },
@@ -187,6 +200,7 @@ export const UNREFERENCED_FILE = {
   episodeAudio: { none: {} },
   episodeOriginals: { none: {} },
   episodeTranscripts: { none: {} },
+  showArtwork: { none: {} },
 } satisfies Prisma.StoredFileWhereInput;
 
 /** Discards every recorded file that no row points at (leftovers of a removal that failed earlier). */
@@ -199,24 +213,44 @@ export async function discardUnusedFiles(): Promise<number> {
   return unused.length;
 }
 
+type FileChange<T> = { result: T; replaced: (Pick<StoredFile, "key" | "variantWidths"> | null)[] };
+/** The recorded rows for a list of uploads: a row for each upload, null where there was none. */
+type RecordedFiles<U extends readonly (UploadedFile | null)[]> = { [K in keyof U]: U[K] extends UploadedFile ? StoredFile : StoredFile | null };
+
 /**
- * The one safe way to point rows at a new upload: `change` runs in a
- * transaction with the upload recorded and returns the files it stopped
- * using. If it fails the new upload is discarded and nothing changed; once it
- * committed, the replaced files are discarded.
+ * The one safe way to point rows at new uploads: `change` runs in a
+ * transaction with the uploads recorded and returns the files it stopped
+ * using. If it fails the new uploads are discarded and nothing changed; once
+ * it committed, the replaced files are discarded. Takes one upload (or null)
+ * or a list of them (an episode's audio, cover and transcript).
  */
+export function commitFileChange<T>(upload: UploadedFile | null, change: (tx: Tx, file: StoredFile | null) => Promise<FileChange<T>>): Promise<T>;
+export function commitFileChange<T, const U extends readonly (UploadedFile | null)[]>(
+  uploads: U,
+  change: (tx: Tx, files: RecordedFiles<U>) => Promise<FileChange<T>>,
+): Promise<T>;
 export async function commitFileChange<T>(
-  upload: UploadedFile | null,
-  change: (tx: Tx, file: StoredFile | null) => Promise<{ result: T; replaced: (Pick<StoredFile, "key" | "variantWidths"> | null)[] }>,
+  uploadOrList: UploadedFile | null | readonly (UploadedFile | null)[],
+  change: (tx: Tx, files: never) => Promise<FileChange<T>>,
 ): Promise<T> {
-  let outcome: Awaited<ReturnType<typeof change>>;
+  const single = !Array.isArray(uploadOrList);
+  const uploads = (single ? [uploadOrList] : uploadOrList) as (UploadedFile | null)[];
+  let outcome: FileChange<T>;
   try {
-    outcome = await db().$transaction(async (tx) => change(tx, upload ? await recordFile(tx, upload) : null), { timeout: 30_000 });
+    outcome = await db().$transaction(
+      async (tx) => {
+        const files: (StoredFile | null)[] = [];
+        for (const upload of uploads) files.push(upload ? await recordFile(tx, upload) : null);
+        return (change as (tx: Tx, files: unknown) => Promise<FileChange<T>>)(tx, single ? files[0] : files);
+      },
+      { timeout: 30_000 },
+    );
   } catch (error) {
-    if (upload) await discardFileIfUnused(upload);
+    for (const upload of uploads) if (upload) await discardFileIfUnused(upload);
     throw error;
   }
-  for (const file of outcome.replaced) if (file && file.key !== upload?.key) await discardFileIfUnused(file);
+  const kept = new Set(uploads.map((upload) => upload?.key));
+  for (const file of outcome.replaced) if (file && !kept.has(file.key)) await discardFileIfUnused(file);
   await discardUnusedFiles();
   return outcome.result;
 }

@@ -1,3 +1,6 @@
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import PgBoss from "pg-boss";
 import { encodeListeningCopy, EncoderUnavailableError } from "~/services/audio.server";
 import { prepareImage } from "~/services/images.server";
@@ -5,7 +8,8 @@ import { artworkKey } from "~/utils/media";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
-import { getStorage } from "~/services/storage.server";
+import { getStorage, readStoredBytes } from "~/services/storage.server";
+import { stageExistingFile, withTempDir } from "~/services/temp-files.server";
 import { discardFileIfUnused, recordFile, uploadAudio } from "./files.server";
 
 /*
@@ -33,12 +37,6 @@ function queue(): Promise<PgBoss | null> | undefined {
   return peekSingleton<Promise<PgBoss | null>>(BOSS);
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
 // Every anonymous socket hears this: progress and errors concern an episode no public page shows
 // yet, so they go out without records (admin pages refetch); a finished copy names the episode
 // only once it is public (not scheduled for later).
@@ -57,16 +55,22 @@ export async function encodeEpisodeListeningCopy(episodeId: number): Promise<voi
   const original = episode.originalAudio;
   let written = 0;
   try {
-    const bytes = await readAll(await getStorage().read(original.key));
-    const mp3 = await encodeListeningCopy(bytes, episode.durationSeconds, (percent) => {
-      if (percent < written + PROGRESS_STEP) return;
-      written = percent;
-      void db()
-        .podcastEpisode.updateMany({ where: { id: episodeId, originalAudioId: original.id, listeningReady: false }, data: { encodeProgress: percent } })
-        .then(() => announce(null))
-        .catch(() => {});
+    // The original streams from storage to a temp file and ffmpeg writes the copy to another:
+    // a 200 MB original never sits in memory. The folder goes whatever happens.
+    const upload = await withTempDir("listening-copy", async (dir) => {
+      const source = path.join(dir, "original");
+      const output = path.join(dir, "listening.mp3");
+      await pipeline(await getStorage().read(original.key), createWriteStream(source));
+      await encodeListeningCopy(source, output, episode.durationSeconds, (percent) => {
+        if (percent < written + PROGRESS_STEP) return;
+        written = percent;
+        void db()
+          .podcastEpisode.updateMany({ where: { id: episodeId, originalAudioId: original.id, listeningReady: false }, data: { encodeProgress: percent } })
+          .then(() => announce(null))
+          .catch(() => {});
+      });
+      return uploadAudio(await stageExistingFile(output), "audio");
     });
-    const upload = await uploadAudio(mp3, "audio");
     const switched = await db().$transaction(async (tx) => {
       const file = await recordFile(tx, upload);
       // Only if the admin did not replace the audio meanwhile.
@@ -103,7 +107,7 @@ export async function backfillArtwork(): Promise<number> {
   });
   const storage = getStorage();
   for (const file of files) {
-    const image = await prepareImage(await readAll(await storage.read(file.key)), { artwork: true });
+    const image = await prepareImage(await readStoredBytes(file.key), { artwork: true });
     if (!image.artwork) continue;
     await storage.put(artworkKey(file.key), image.artwork.data, "image/jpeg");
     await db().storedFile.update({ where: { id: file.id }, data: { artworkSize: image.artwork.size } });

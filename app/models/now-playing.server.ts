@@ -53,6 +53,8 @@ export interface FollowerOptions {
   io: SocketServer;
   /** Set when several instances share this PostgreSQL: only the lock holder follows. */
   sharedDatabaseUrl?: string | null;
+  /** Made for each stretch this instance follows the stream, fed its audio (the rewind recorder). */
+  createRecorder?: (() => { audio(bytes: Uint8Array): void; interrupted(): void; close(): Promise<void> }) | null;
   log?: (line: string) => void;
 }
 
@@ -103,6 +105,16 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
   }
 
   const followStream = async (url: string, signal: AbortSignal) => {
+    // Only the follower records, so exactly one instance does.
+    const recorder = options.createRecorder?.() ?? null;
+    try {
+      await followStreamInto(url, signal, recorder);
+    } finally {
+      await recorder?.close();
+    }
+  };
+
+  const followStreamInto = async (url: string, signal: AbortSignal, recorder: { audio(bytes: Uint8Array): void; interrupted(): void } | null) => {
     let failures = 0;
     let title: string | null = getNowPlaying().title;
     let connected = false;
@@ -135,10 +147,12 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
             if (!statusKnowsTitle) title = next;
             announce({ title, onAir: true });
           },
+          onAudio: recorder ? (bytes) => recorder.audio(bytes) : undefined,
         },
         signal,
       );
       connected = false;
+      recorder?.interrupted();
       if (signal.aborted) break;
       if (failures === 0) log(`Live stream unreachable (${why}); following it again when it is back`);
       // The last title stays known; the bar says the stream is down.

@@ -14,11 +14,19 @@ const VARIANT_SUFFIX = /-w\d+\.webp$/;
 
 async function recordedObjectKeys(): Promise<Set<string>> {
   const files = await db().storedFile.findMany({ select: { key: true, variantWidths: true, artworkSize: true } });
-  return new Set(files.flatMap(objectKeys));
+  // The rewind buffer and show drafts are recorded by their own rows.
+  const segments = await db().rewindSegment.findMany({ select: { key: true } });
+  const drafts = await db().showRecording.findMany({ where: { audioKey: { not: null } }, select: { audioKey: true } });
+  return new Set([
+    ...files.flatMap(objectKeys),
+    ...segments.map((segment) => segment.key),
+    ...drafts.flatMap((draft) => (draft.audioKey ? [draft.audioKey] : [])),
+  ]);
 }
 
 async function isRecorded(key: string): Promise<boolean> {
   const keys = VARIANT_SUFFIX.test(key) ? [key, key.replace(VARIANT_SUFFIX, ".webp")] : [key];
+  if ((await db().rewindSegment.count({ where: { key } })) > 0 || (await db().showRecording.count({ where: { audioKey: key } })) > 0) return true;
   return (await db().storedFile.count({ where: { key: { in: keys } } })) > 0;
 }
 

@@ -1,8 +1,8 @@
-import { redirect } from "@remix-run/node";
 import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
 import { db } from "~/services/db.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
 import { safeRedirect } from "~/utils/safe-redirect";
+import { ADMIN_HOME, isAdminPage } from "~/utils/site-pages";
 import { logActivity, SYSTEM_ACTOR } from "./activity.server";
 import { verifyPin, type PinKind } from "./pins.server";
 
@@ -17,13 +17,13 @@ export const ADMIN_PIN_PAUSED = "Admin PIN entry is paused after too many wrong 
 const STATION_KEY = "pin:admin:station";
 
 export type PinResult = { error: string; status: number };
+/** A correct PIN: where the browser goes next, with the admin session cookie to set (or clear). */
+export type PinAccepted = { redirectTo: string; setCookie: string };
 
-// Only admin pages are valid destinations after the admin PIN (no open redirects).
+// Only admin pages (the site's one table of them) are destinations after the admin PIN.
 function adminDestination(redirectTo: string | null): string {
-  const adminPaths = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/episodes-admin"];
-  const to = safeRedirect(redirectTo, "/dashboard-admin");
-  const path = to.split(/[?#]/)[0];
-  return adminPaths.includes(path) ? to : "/dashboard-admin";
+  const to = safeRedirect(redirectTo, ADMIN_HOME);
+  return isAdminPage(to.split(/[?#]/)[0]) ? to : ADMIN_HOME;
 }
 
 function tooMany(retryAfterSeconds: number): PinResult {
@@ -49,10 +49,10 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
 
 /**
  * Handles a PIN dialog post. The admin PIN opens an admin session and goes to
- * the dashboard; the public PIN ends it and goes back to the public site.
- * Attempts are limited per client address.
+ * the dashboard; the public PIN ends it and goes back to the public site (the
+ * route sends the redirect). Attempts are limited per client address.
  */
-export async function submitPin(request: Request, clientIp: string, form: FormData): Promise<PinResult | Response> {
+export async function submitPin(request: Request, clientIp: string, form: FormData): Promise<PinResult | PinAccepted> {
   const kind: PinKind = form.get("kind") === "public" ? "public" : "admin";
   const pin = String(form.get("pin") ?? "");
   // One counter per PIN kind: a correct public PIN never clears wrong admin guesses (nor the reverse).
@@ -71,12 +71,12 @@ export async function submitPin(request: Request, clientIp: string, form: FormDa
   if (kind === "admin") {
     const cookie = await startAdminSession(request, clientIp);
     const redirectTo = form.get("redirectTo");
-    return redirect(adminDestination(typeof redirectTo === "string" ? redirectTo : null), { headers: { "Set-Cookie": cookie } });
+    return { redirectTo: adminDestination(typeof redirectTo === "string" ? redirectTo : null), setCookie: cookie };
   }
-  return redirect("/listen", { headers: { "Set-Cookie": await endAdminSession(request) } });
+  return leaveAdmin(request);
 }
 
 /** "Leave admin": ends this browser's admin session without a PIN and returns to the public site. */
-export async function leaveAdmin(request: Request): Promise<Response> {
-  return redirect("/listen", { headers: { "Set-Cookie": await endAdminSession(request) } });
+export async function leaveAdmin(request: Request): Promise<PinAccepted> {
+  return { redirectTo: "/listen", setCookie: await endAdminSession(request) };
 }

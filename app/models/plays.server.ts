@@ -1,9 +1,8 @@
 import { createHmac, randomUUID } from "node:crypto";
-import { cardSelect, getPublishedEpisode } from "~/models/podcasts.server";
+import { cardSelect, getPublishedEpisode } from "~/models/episodes.server";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { hitRateLimit } from "~/services/rate-limit.server";
-import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Generous for a person skipping through episodes, tight enough that a script cannot stuff TRENDING.
@@ -18,8 +17,15 @@ export const PLAY_THRESHOLD_SECONDS = 30;
 const MAX_PLAYBACK_RATE = 2;
 const KEPT_PLAY_STARTS = 20;
 
+/** What the listener's session knows: its anonymous id and when it started recent episodes. */
+export interface PlayListener {
+  listenerId?: string;
+  playStarts?: Record<string, number>;
+}
+
 export type RecordPlayResult =
-  | { status: "counted" | "already-counted" | "started"; setCookie: string | null }
+  /** `remember`: the listener state the caller keeps in the listener's session, when it changed. */
+  | { status: "counted" | "already-counted" | "started"; remember: Required<PlayListener> | null }
   | { status: "not-found" }
   | { status: "rate-limited"; retryAfterSeconds: number };
 
@@ -45,7 +51,7 @@ export function requiredSeconds(durationSeconds: number): number {
  * reported and as the time since the start allows. Each listener counts each
  * episode once per day.
  */
-export async function recordPlay(request: Request, episodeParam: string | undefined, clientIp: string, report: PlayReport): Promise<RecordPlayResult> {
+export async function recordPlay(listener: PlayListener, episodeParam: string | undefined, clientIp: string, report: PlayReport): Promise<RecordPlayResult> {
   const episodeId = /^\d{1,9}$/.test(episodeParam ?? "") ? Number(episodeParam) : NaN;
   const episode = Number.isSafeInteger(episodeId) ? await getPublishedEpisode(episodeId) : null;
   if (!episode) return { status: "not-found" };
@@ -53,16 +59,13 @@ export async function recordPlay(request: Request, episodeParam: string | undefi
   const limit = await hitRateLimit(`plays:${clientIp}`, PLAY_LIMIT_PER_IP, PLAY_LIMIT_WINDOW_MS);
   if (!limit.allowed) return { status: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds };
 
-  const storage = listenerSessionStorage();
-  const session = await getListenerSession(request);
-  let listenerId = session.get("listenerId");
+  let listenerId = listener.listenerId;
   if (!listenerId) {
     const budget = await hitRateLimit(`listener-ids:${clientIp}`, NEW_LISTENERS_PER_IP, NEW_LISTENERS_WINDOW_MS);
     if (!budget.allowed) return { status: "rate-limited", retryAfterSeconds: budget.retryAfterSeconds };
     listenerId = randomUUID();
-    session.set("listenerId", listenerId);
   }
-  const starts = { ...(session.get("playStarts") ?? {}) };
+  const starts = { ...(listener.playStarts ?? {}) };
   const startedAt = starts[String(episodeId)];
   const now = Date.now();
   if (startedAt === undefined || now - startedAt > DAY_MS) {
@@ -70,18 +73,17 @@ export async function recordPlay(request: Request, episodeParam: string | undefi
     const kept = Object.entries({ ...starts, [String(episodeId)]: now })
       .sort((a, b) => b[1] - a[1])
       .slice(0, KEPT_PLAY_STARTS);
-    session.set("playStarts", Object.fromEntries(kept));
-    return { status: "started", setCookie: await storage.commitSession(session) };
+    return { status: "started", remember: { listenerId, playStarts: Object.fromEntries(kept) } };
   }
   const needed = requiredSeconds(episode.durationSeconds);
   const heard = Number.isFinite(report.heardSeconds) ? report.heardSeconds : 0;
-  if (heard < needed || (now - startedAt) / 1000 < needed / MAX_PLAYBACK_RATE) return { status: "started", setCookie: null };
+  if (heard < needed || (now - startedAt) / 1000 < needed / MAX_PLAYBACK_RATE) return { status: "started", remember: null };
   const day = new Date(now).toISOString().slice(0, 10);
   const { count } = await db().episodePlay.createMany({
     data: [{ episodeId, listenerKey: listenerKey(listenerId, day) }],
     skipDuplicates: true,
   });
-  return { status: count === 1 ? "counted" : "already-counted", setCookie: null };
+  return { status: count === 1 ? "counted" : "already-counted", remember: null };
 }
 
 /** TRENDING: published episodes with the most listener sessions playing them in the last `days` days. */

@@ -4,6 +4,7 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { onContentChanged, publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
+import { mediaUrlFor } from "~/utils/media";
 import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 
@@ -24,17 +25,10 @@ export class ScheduleError extends UploadError {
   name = "ScheduleError";
 }
 
-export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-export const WEEKDAY_NAMES: Record<Weekday, string> = {
-  MO: "Monday",
-  TU: "Tuesday",
-  WE: "Wednesday",
-  TH: "Thursday",
-  FR: "Friday",
-  SA: "Saturday",
-  SU: "Sunday",
-};
+// Defined beside the client code that renders them (a `.server` module is empty in the browser).
+import { WEEKDAYS, WEEKDAY_NAMES, type Weekday } from "~/utils/weekdays";
+
+export { WEEKDAYS, WEEKDAY_NAMES, type Weekday };
 
 const MAX_DURATION_MINUTES = 24 * 60;
 // Overlaps are checked over this many days from the slot's first future airing: a weekly pattern repeats well within it.
@@ -59,6 +53,7 @@ const programmeSelect = {
   slug: true,
   name: true,
   colour: true,
+  artwork: { select: { key: true, variantWidths: true } },
   hosts: { select: { crewMember: { select: { id: true, name: true } } }, orderBy: { position: "asc" } },
   slots: { select: slotSelect, orderBy: [{ startDate: "asc" }, { startTime: "asc" }] },
 } satisfies Prisma.ShowSelect;
@@ -72,6 +67,8 @@ export interface Airing {
   slug: string;
   name: string;
   colour: string;
+  /** URL of the show's artwork (its smallest copy), null when it has none. */
+  artwork: string | null;
   hosts: { id: string; name: string }[];
   start: Date;
   end: Date;
@@ -165,14 +162,30 @@ export function expandAirings(shows: ProgrammeShow[], from: Date, to: Date, time
   const toMs = to.getTime();
   const airings: Airing[] = [];
   for (const show of shows) {
-    const base = { showId: show.id, slug: show.slug, name: show.name, colour: show.colour, hosts: show.hosts.map((host) => host.crewMember) };
+    const hosts = show.hosts.map((host) => host.crewMember);
+    const artwork = show.artwork ? mediaUrlFor(show.artwork, 320) : null;
     for (const slot of show.slots) {
       const removed = new Set(slot.exdates);
       const push = (wallMs: number, originalStart: string, minutes: number, moved: boolean) => {
         const start = instantOfFloating(wallMs, timeZone);
         const end = start + minutes * 60_000;
+        // Properties written out, not spread from a shared object: V8's spread made a year's
+        // expansion (5,000+ airings) cost 15 times as much.
         if (end > fromMs && start < toMs)
-          airings.push({ ...base, slotId: slot.id, start: new Date(start), end: new Date(end), originalStart, moved, special: !slot.rrule });
+          airings.push({
+            slotId: slot.id,
+            showId: show.id,
+            slug: show.slug,
+            name: show.name,
+            colour: show.colour,
+            artwork,
+            hosts,
+            start: new Date(start),
+            end: new Date(end),
+            originalStart,
+            moved,
+            special: !slot.rrule,
+          });
       };
       for (const wallMs of ruleStarts(slot, fromFloating, toFloating)) {
         const wall = wallKeyOfFloating(wallMs);
@@ -227,12 +240,44 @@ export interface OnAir {
   next: Airing | null;
 }
 
-/** What is on air at `at` and the airing after it. */
+// The last answer of getOnAir, good for the same programme until what is on air changes.
+let onAirMemo: { shows: ProgrammeShow[]; from: number; until: number; value: OnAir } | null = null;
+
+/**
+ * What is on air at `at` and the airing after it. Every page's player bar asks
+ * this, so the answer is kept until the current airing ends or the next
+ * starts (or the programme changes); a day is expanded before two weeks.
+ */
 export async function getOnAir(at: Date): Promise<OnAir> {
-  const airings = await listAirings(at, new Date(at.getTime() + 15 * DAY_MS));
-  const now = airings.find((airing) => airing.start <= at && airing.end > at) ?? null;
-  const next = airings.find((airing) => airing.start > at && airing !== now) ?? null;
-  return { now, next };
+  const shows = await readProgramme();
+  const time = at.getTime();
+  if (onAirMemo && onAirMemo.shows === shows && time >= onAirMemo.from && time < onAirMemo.until) return onAirMemo.value;
+  const timeZone = getConfig().stationTimezone;
+  let value: OnAir = { now: null, next: null };
+  for (const days of [1, 15]) {
+    const airings = expandAirings(shows, at, new Date(time + days * DAY_MS), timeZone);
+    const now = airings.find((airing) => airing.start <= at && airing.end > at) ?? null;
+    const next = airings.find((airing) => airing.start > at && airing !== now) ?? null;
+    value = { now, next };
+    if (next) break;
+  }
+  const until = Math.min(value.now?.end.getTime() ?? Infinity, value.next?.start.getTime() ?? time + DAY_MS);
+  onAirMemo = { shows, from: time, until, value };
+  return value;
+}
+
+/** On now and up next as the player bar shows them (every page's root data: kept small). */
+export interface BarOnAir {
+  now: { slug: string; name: string; hosts: string; end: string } | null;
+  next: { slug: string; name: string; start: string } | null;
+}
+
+export async function getBarOnAir(at: Date): Promise<BarOnAir> {
+  const { now, next } = await getOnAir(at);
+  return {
+    now: now && { slug: now.slug, name: now.name, hosts: now.hosts.map((host) => host.name).join(", "), end: now.end.toISOString() },
+    next: next && { slug: next.slug, name: next.name, start: next.start.toISOString() },
+  };
 }
 
 /** The show on air at `at` (song history attaches it). */
@@ -470,6 +515,7 @@ export interface PublicAiring {
   slug: string;
   name: string;
   colour: string;
+  artwork: string | null;
   hosts: { id: string; name: string }[];
   start: string;
   end: string;
@@ -479,6 +525,17 @@ export interface PublicAiring {
 }
 
 export function toPublicAiring(airing: Airing): PublicAiring {
-  const { showId: _showId, start, end, ...rest } = airing;
-  return { ...rest, start: start.toISOString(), end: end.toISOString() };
+  return {
+    slotId: airing.slotId,
+    slug: airing.slug,
+    name: airing.name,
+    colour: airing.colour,
+    artwork: airing.artwork,
+    hosts: airing.hosts,
+    start: airing.start.toISOString(),
+    end: airing.end.toISOString(),
+    originalStart: airing.originalStart,
+    moved: airing.moved,
+    special: airing.special,
+  };
 }

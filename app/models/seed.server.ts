@@ -2,6 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { encodeListeningCopy, EncoderUnavailableError, needsListeningCopy } from "~/services/audio.server";
 import { db } from "~/services/db.server";
+import { logger } from "~/services/log.server";
+import { stageExistingFile, withTempDir } from "~/services/temp-files.server";
 import { recordFile, uploadAudio, uploadImage, type UploadedFile } from "./files.server";
 
 export const SEED_DIR = path.resolve("prisma/seed-assets");
@@ -36,9 +38,10 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
     if (!uploads.has(file)) {
       uploads.set(
         file,
-        fs
-          .readFile(path.join(dir, file))
-          .then((bytes) => (kind === "image" ? uploadImage(bytes, folder, { artwork: artwork(folder) }) : uploadAudio(bytes, folder))),
+        // Audio streams from the bundled file into storage (stageExistingFile leaves the file where it is).
+        kind === "image"
+          ? fs.readFile(path.join(dir, file)).then((bytes) => uploadImage(bytes, folder, { artwork: artwork(folder) }))
+          : stageExistingFile(path.join(dir, file)).then((staged) => uploadAudio(staged, folder)),
       );
     }
     return uploads.get(file)!;
@@ -50,18 +53,18 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
     if (!listeningCopies.has(file)) {
       listeningCopies.set(
         file,
-        fs
-          .readFile(path.join(dir, file))
-          .then((bytes) => encodeListeningCopy(bytes, original.durationSeconds ?? 0))
-          .then((mp3) => uploadAudio(mp3, "audio"))
-          .catch((error: unknown) => {
-            // Without ffmpeg the demo still starts: the WAV itself is what listeners get.
-            if (error instanceof EncoderUnavailableError) {
-              console.warn(`${error.message} The demo's WAV episodes are published as WAV.`);
-              return null;
-            }
-            throw error;
-          }),
+        withTempDir("seed-listening-copy", async (temp) => {
+          const output = path.join(temp, "listening.mp3");
+          await encodeListeningCopy(path.join(dir, file), output, original.durationSeconds ?? 0);
+          return uploadAudio(await stageExistingFile(output), "audio");
+        }).catch((error: unknown) => {
+          // Without ffmpeg the demo still starts: the WAV itself is what listeners get.
+          if (error instanceof EncoderUnavailableError) {
+            logger.warn(`${error.message} The demo's WAV episodes are published as WAV.`);
+            return null;
+          }
+          throw error;
+        }),
       );
     }
     return listeningCopies.get(file)!;

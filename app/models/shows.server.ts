@@ -2,6 +2,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+import { commitFileChange, uploadImage } from "./files.server";
 import { ScheduleError } from "./schedule.server";
 
 const showSelect = {
@@ -10,6 +11,7 @@ const showSelect = {
   name: true,
   description: true,
   colour: true,
+  artwork: { select: { key: true, width: true, height: true, variantWidths: true } },
   hosts: { select: { crewMember: { select: { id: true, name: true, jobTitle: true } } }, orderBy: { position: "asc" } },
   slots: {
     select: {
@@ -107,17 +109,31 @@ function showColumns(input: ShowInput) {
   };
 }
 
-export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_ACTOR) {
+/** What a save does to the artwork: a new image replaces the current one; `remove` takes it away. */
+export interface ArtworkChange {
+  image: Buffer | null;
+  remove?: boolean;
+}
+
+const ARTWORK_FOLDER = "show-artwork";
+
+/**
+ * Adds a show (and its artwork, when given). The image is checked and stored
+ * first, then recorded with the show in one transaction: if anything fails,
+ * nothing is kept.
+ */
+export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_ACTOR, artwork: ArtworkChange = { image: null }) {
+  const upload = artwork.image ? await uploadImage(artwork.image, ARTWORK_FOLDER) : null;
   let show: { id: string; slug: string; name: string };
   try {
-    show = await db().$transaction(async (tx) => {
+    show = await commitFileChange(upload, async (tx, file) => {
       await requireCrew(tx, input.hostIds);
       const created = await tx.show.create({
-        data: showColumns(input),
+        data: { ...showColumns(input), artworkId: file?.id ?? null },
         select: { id: true, slug: true, name: true },
       });
-      await logActivity(tx, actor, "show.created", `Added show "${created.name}"`);
-      return created;
+      await logActivity(tx, actor, "show.created", `Added show "${created.name}"${file ? " with artwork" : ""}`);
+      return { result: created, replaced: [] };
     });
   } catch (error) {
     throw friendlyWriteError(error, input.slug);
@@ -126,21 +142,25 @@ export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_AC
   return show;
 }
 
-export async function updateShow(id: string, input: ShowInput, actor: AdminActor = SYSTEM_ACTOR) {
+/** Edits a show; a new image replaces its artwork, `remove` takes it away, neither keeps it. The old file is discarded after the change commits. */
+export async function updateShow(id: string, input: ShowInput, actor: AdminActor = SYSTEM_ACTOR, artwork: ArtworkChange = { image: null }) {
+  const upload = artwork.image ? await uploadImage(artwork.image, ARTWORK_FOLDER) : null;
   let show: { id: string; slug: string; name: string };
   try {
-    show = await db().$transaction(async (tx) => {
-      const previous = await tx.show.findUnique({ where: { id }, select: { id: true } });
+    show = await commitFileChange(upload, async (tx, file) => {
+      const previous = await tx.show.findUnique({ where: { id }, select: { id: true, artwork: { select: { key: true, variantWidths: true } } } });
       if (!previous) throw new ScheduleError("That show no longer exists.");
       await requireCrew(tx, input.hostIds);
       await tx.showHost.deleteMany({ where: { showId: id } });
+      const dropArtwork = Boolean(file) || Boolean(artwork.remove);
       const updated = await tx.show.update({
         where: { id },
-        data: showColumns(input),
+        data: { ...showColumns(input), ...(dropArtwork ? { artworkId: file?.id ?? null } : {}) },
         select: { id: true, slug: true, name: true },
       });
-      await logActivity(tx, actor, "show.updated", `Edited show "${updated.name}"`);
-      return updated;
+      const note = file ? " (new artwork)" : artwork.remove && previous.artwork ? " (artwork removed)" : "";
+      await logActivity(tx, actor, "show.updated", `Edited show "${updated.name}"${note}`);
+      return { result: updated, replaced: dropArtwork ? [previous.artwork] : [] };
     });
   } catch (error) {
     throw friendlyWriteError(error, input.slug);
@@ -149,14 +169,19 @@ export async function updateShow(id: string, input: ShowInput, actor: AdminActor
   return show;
 }
 
-/** Deletes a show with its slots; its songs in the history keep the show's name. */
+/** Deletes a show with its slots and artwork; its episodes stay (without a show) and its songs in the history keep the show's name. */
 export async function deleteShow(id: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
-  const show = await db().$transaction(async (tx) => {
-    const removed = await tx.show.findUnique({ where: { id }, select: { id: true, name: true } });
+  const show = await commitFileChange(null, async (tx) => {
+    const removed = await tx.show.findUnique({ where: { id }, select: { id: true, name: true, artwork: { select: { key: true, variantWidths: true } } } });
     if (!removed) throw new ScheduleError("That show no longer exists.");
     await tx.show.delete({ where: { id } });
     await logActivity(tx, actor, "show.deleted", `Deleted show "${removed.name}"`);
-    return removed;
+    return { result: { id: removed.id, name: removed.name }, replaced: [removed.artwork] };
   });
   publish("schedule:changed", { action: "deleted", records: [show] });
+}
+
+/** Every show by name, for the episode form's show picker. */
+export function listShowChoices() {
+  return db().show.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
 }

@@ -1,4 +1,5 @@
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
 import { logActivity, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
@@ -8,9 +9,11 @@ export type SiteImageSlot = "jumbotron";
 const imageSelect = { select: { key: true, width: true, height: true, variantWidths: true } } as const;
 
 /** The image in a named slot of the site, or null when none was set. */
-export async function getSiteImage(slot: SiteImageSlot) {
-  const row = await db().siteImage.findUnique({ where: { slot }, select: { image: imageSelect } });
-  return row?.image ?? null;
+export function getSiteImage(slot: SiteImageSlot) {
+  return cachedRead(`siteImage:${slot}`, async () => {
+    const row = await db().siteImage.findUnique({ where: { slot }, select: { image: imageSelect } });
+    return row?.image ?? null;
+  });
 }
 
 /** Puts a new image in a slot (the jumbotron); the old one is removed once nothing uses it. */

@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import type { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
+import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
 import { showOnAirAt } from "./schedule.server";
 
@@ -93,9 +94,11 @@ export async function pruneSongHistory(now = new Date()): Promise<number> {
 }
 
 /** The last `count` songs, newest first (/listen). */
-export async function listRecentSongs(count = 10): Promise<Song[]> {
-  const rows = await db().songPlay.findMany({ orderBy: [{ playedAt: "desc" }, { id: "desc" }], take: count, select: songSelect });
-  return rows.map(toSong);
+export function listRecentSongs(count = 10): Promise<Song[]> {
+  return cachedRead(`recentSongs:${count}`, async () => {
+    const rows = await db().songPlay.findMany({ orderBy: [{ playedAt: "desc" }, { id: "desc" }], take: count, select: songSelect });
+    return rows.map(toSong);
+  });
 }
 
 /** A position in the history: songs strictly older than this come next. */

@@ -3,14 +3,14 @@ import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "~/services/passwords.server";
 import { hitRateLimit } from "~/services/rate-limit.server";
-import { getListenerSession } from "~/services/session.server";
+import { fieldConstraints, parseForm, type FormResult } from "~/utils/forms/form";
+import { registrationFields, registrationProblem, registrationSchema, type Registration } from "~/utils/forms/registration";
 import { isPlainText } from "~/utils/plain-text";
 
-export const PASSWORD_MIN_LENGTH = 8;
+const limits = fieldConstraints(registrationFields);
 // scrypt hashes whatever it is given: cap the work one request can ask for.
-const PASSWORD_MAX_LENGTH = 200;
-const NAME_MAX_LENGTH = 80;
-const EMAIL_MAX_LENGTH = 254;
+const PASSWORD_MAX_LENGTH = limits.password.maxLength!;
+const NAME_MAX_LENGTH = limits.name.maxLength!;
 export const REGISTRATION_ATTEMPTS = 10;
 export const REGISTRATION_WINDOW_MS = 60 * 60_000;
 
@@ -19,31 +19,36 @@ const publicUserSelect = { id: true, name: true, email: true, createdAt: true } 
 
 export type PublicUser = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
 
-/** The signed-in listener's public fields and favourite episode ids, or null for a guest. */
-export async function getCurrentUser(request: Request) {
-  const session = await getListenerSession(request);
-  const userId = session.get("userId");
-  if (!userId) return null;
-  const user = await db().user.findUnique({
-    where: { id: userId },
-    select: { id: true, name: true, email: true, favorites: { select: { episodeId: true } } },
+export interface CurrentUser {
+  id: string;
+  name: string;
+  email: string;
+  favoriteEpisodeIds: number[];
+}
+
+/**
+ * The account behind a listener session, read with the session row in one query (the row's userId
+ * column mirrors its data's userId), or null for a guest, an expired session or a deleted account.
+ */
+export async function getSessionUser(sessionId: string | null): Promise<CurrentUser | null> {
+  if (!sessionId) return null;
+  const row = await db().listenerSession.findUnique({
+    where: { id: sessionId },
+    select: {
+      data: true,
+      expiresAt: true,
+      user: { select: { id: true, name: true, email: true, favorites: { select: { episodeId: true } } } },
+    },
   });
-  if (!user) return null;
-  const { favorites, ...fields } = user;
+  if (!row || row.expiresAt <= new Date() || !row.user) return null;
+  const userId = (row.data as { userId?: unknown } | null)?.userId;
+  if (typeof userId !== "string" || userId !== row.user.id) return null;
+  const { favorites, ...fields } = row.user;
   return { ...fields, favoriteEpisodeIds: favorites.map((favorite) => favorite.episodeId) };
 }
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
-}
-
-// Deliberately loose: one @, something on both sides, a dot in the domain, no spaces,
-// and none of the characters an address only has when quoted (no markup either).
-const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
-
-/** True for something shaped like an email address (the crew form and registration share the rule). */
-export function isEmailAddress(value: string): boolean {
-  return isPlainText(value) && EMAIL_PATTERN.test(value);
 }
 
 export interface RegistrationInput {
@@ -53,7 +58,7 @@ export interface RegistrationInput {
   conPassword: string;
 }
 
-export type RegistrationResult = { ok: true; user: PublicUser } | { ok: false; status: 400 | 409 | 429; msg: string };
+export type RegistrationResult = { ok: true; user: PublicUser } | { ok: false; status: 400 | 409 | 429; message: string; errors: Record<string, string> };
 
 /** Reads the four registration fields (form post or the old JSON API); anything missing is "". */
 export function readRegistration(source: FormData | Record<string, unknown>): RegistrationInput {
@@ -64,17 +69,10 @@ export function readRegistration(source: FormData | Record<string, unknown>): Re
   return { name: get("name"), email: get("email"), password: get("password"), conPassword: get("conPassword") };
 }
 
-function registrationProblem(input: RegistrationInput): string | null {
-  const name = input.name.trim();
-  const email = normalizeEmail(input.email);
-  if (!name || !email || !input.password || !input.conPassword) return "Please fill in name, email, password and confirm password.";
-  if (name.length > NAME_MAX_LENGTH) return `Name must be at most ${NAME_MAX_LENGTH} characters.`;
-  if (!isPlainText(name)) return "Name contains characters that are not allowed (control characters or invalid UTF-8).";
-  if (email.length > EMAIL_MAX_LENGTH || !isEmailAddress(email)) return "Please enter a valid email address.";
-  if (input.password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
-  if (input.password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
-  if (input.password !== input.conPassword) return "Passwords do not match.";
-  return null;
+/** Checks the registration with its schema; the message is the one problem the form and the API tell. */
+function checkRegistration(input: RegistrationInput): FormResult<Registration> {
+  const check = parseForm(registrationSchema, input, "");
+  return check.ok ? check : { ...check, message: registrationProblem(check.errors) };
 }
 
 const EMAIL_TAKEN = "This email is already registered.";
@@ -87,22 +85,24 @@ export async function registerUser(input: RegistrationInput, clientIp: string): 
   const limit = await hitRateLimit(`register:${clientIp}`, REGISTRATION_ATTEMPTS, REGISTRATION_WINDOW_MS);
   if (!limit.allowed) {
     const minutes = Math.ceil(limit.retryAfterSeconds / 60);
-    return { ok: false, status: 429, msg: `Too many registrations from your network. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
+    const message = `Too many registrations from your network. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+    return { ok: false, status: 429, message, errors: {} };
   }
-  const problem = registrationProblem(input);
-  if (problem) return { ok: false, status: 400, msg: problem };
-  const email = normalizeEmail(input.email);
-  if (await db().user.findUnique({ where: { email }, select: { id: true } })) return { ok: false, status: 409, msg: EMAIL_TAKEN };
+  const check = checkRegistration(input);
+  if (!check.ok) return { ...check, status: 400 };
+  const { name, email, password } = check.value;
+  if (await db().user.findUnique({ where: { email }, select: { id: true } }))
+    return { ok: false, status: 409, message: EMAIL_TAKEN, errors: { email: EMAIL_TAKEN } };
   try {
     const user = await db().user.create({
-      data: { name: input.name.trim(), email, passwordHash: await hashPassword(input.password) },
+      data: { name, email, passwordHash: await hashPassword(password) },
       select: publicUserSelect,
     });
     return { ok: true, user };
   } catch (error) {
     // Two registrations for one email at the same moment: the unique index decides.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return { ok: false, status: 409, msg: EMAIL_TAKEN };
+      return { ok: false, status: 409, message: EMAIL_TAKEN, errors: { email: EMAIL_TAKEN } };
     }
     throw error;
   }

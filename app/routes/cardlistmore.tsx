@@ -4,7 +4,7 @@ import { CREW_PAGE_SIZE, CrewSlider } from "~/components/CrewSlider";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
 import { crewSliderPage } from "~/models/crew.server";
-import { listLatestEpisodes } from "~/models/podcasts.server";
+import { listLatestEpisodes } from "~/models/episodes.server";
 import { getStationIdentity } from "~/models/station.server";
 import { withSiteMeta } from "~/utils/meta";
 

@@ -1,4 +1,3 @@
-import "~/styles/episodes.css";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
@@ -6,7 +5,8 @@ import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { EpisodeForm } from "~/components/EpisodeForm";
 import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
-import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
+import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
+import { listShowChoices } from "~/models/shows.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
@@ -17,7 +17,8 @@ export const meta: MetaFunction = () => [{ title: "Podcast cards · Admin" }, { 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const timeZone = getConfig().stationTimezone;
-  return { cards: await listCardImages(10), defaultPublishedAt: toDateTimeLocal(new Date(), timeZone), timeZone };
+  const [cards, shows] = await Promise.all([listCardImages(10), listShowChoices()]);
+  return { cards, shows, defaultPublishedAt: toDateTimeLocal(new Date(), timeZone), timeZone };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function CardListMoreAdmin() {
-  const { cards, defaultPublishedAt, timeZone } = useLoaderData<typeof loader>();
+  const { cards, shows, defaultPublishedAt, timeZone } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   return (
     <AdminPage
@@ -55,7 +56,7 @@ export default function CardListMoreAdmin() {
         title="Add a new card"
         description="A new card is a new episode with its own audio, the same as uploading one on EPISODES. Published now, it becomes the newest card."
       >
-        <EpisodeForm editing={null} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} returnTo="/cardlistmoreadmin" />
+        <EpisodeForm editing={null} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} returnTo="/cardlistmoreadmin" shows={shows} />
       </AdminSection>
     </AdminPage>
   );

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminForm, FormStatus, SubmitButton } from "~/components/admin/AdminForm";
+import { AdminList } from "~/components/admin/AdminList";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
+import { DeleteForm } from "~/components/admin/DeleteForm";
 import { Field } from "~/components/admin/Field";
 import { EmbedFrame } from "~/components/EmbedFrame";
-import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listChartFrames } from "~/models/chart.server";
 import { addEmbed, deleteEmbed } from "~/models/embeds.server";
@@ -71,28 +72,23 @@ export default function ChartContentAdmin() {
           title="On the chart"
           description={`${frames.length} embed${frames.length === 1 ? "" : "s"}, in the order listeners see them.`}
         >
-          {frames.length === 0 ? (
-            <p className="empty-state">
-              <Icon name="radio" />
-              No embeds yet. Add the first player with the form.
-            </p>
-          ) : (
-            <ul className="admin-list">
-              {frames.map((frame) => (
-                <li key={frame.id} className="admin-embed">
-                  <EmbedFrame frame={frame} />
-                  <div className="admin-embed__meta">
-                    <p className="caption">{new URL(frame.src).hostname}</p>
-                    <AdminForm formId={`delete-${frame.id}`} intent="delete-embed" hidden={{ id: frame.id }} confirm="Delete this embed from the chart?">
-                      <SubmitButton pendingLabel="Deleting…" variant="danger">
-                        Delete<span className="visually-hidden"> embed {frame.title}</span>
-                      </SubmitButton>
-                    </AdminForm>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
+          <AdminList items={frames} emptyIcon="radio" empty="No embeds yet. Add the first player with the form.">
+            {(frame) => (
+              <li key={frame.id} className="admin-embed">
+                <EmbedFrame frame={frame} />
+                <div className="admin-embed__meta">
+                  <p className="caption">{new URL(frame.src).hostname}</p>
+                  <DeleteForm
+                    formId={`delete-${frame.id}`}
+                    intent="delete-embed"
+                    hidden={{ id: frame.id }}
+                    confirm="Delete this embed from the chart?"
+                    readAlso={` embed ${frame.title}`}
+                  />
+                </div>
+              </li>
+            )}
+          </AdminList>
         </AdminSection>
       </div>
     </AdminPage>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActivityList } from "~/components/admin/ActivityList";
-import { AdminForm, FormStatus, SubmitButton } from "~/components/admin/AdminForm";
+import { AdminForm, FormStatus, SubmitButton, type AdminResult } from "~/components/admin/AdminForm";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
 import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { CrewImageTiles } from "~/components/admin/CrewImageTiles";
@@ -11,31 +11,37 @@ import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
 import { StationEmailPrompt } from "~/components/admin/StationEmailPrompt";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listRecentActivity } from "~/models/activity.server";
-import { cardImageHandlers, listCardImages } from "~/models/card-images.server";
+import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
 import { needsStationEmail, saveStationEmail, StationEmailError } from "~/models/feed-identity.server";
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
+import { rewindUsage } from "~/models/rewind.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
 import { canonicalOrigin, confirmSiteOrigin, SiteOriginError } from "~/models/site-origin.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
+import { formatBytes } from "~/services/uploads.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [jumbotron, cards, crewImages, activity, askStationEmail] = await Promise.all([
+  const [jumbotron, cards, crewImages, activity, askStationEmail, rewind] = await Promise.all([
     getSiteImage("jumbotron"),
     listCardImages(5),
     listCrewImages(),
     listRecentActivity(15),
     needsStationEmail(),
+    rewindUsage(),
   ]);
   // The site address: PUBLIC_URL, or the one confirmed here (prefilled from this admin's own request).
   // canonicalOrigin() is PUBLIC_URL's origin when that is set, else the confirmed one (or null).
   const canonical = await canonicalOrigin();
   const siteAddress = { fixed: Boolean(getConfig().publicUrl), origin: canonical ?? new URL(request.url).origin, confirmed: canonical !== null };
-  return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress };
+  // The one crew picture whose controls are open (see CrewImageTiles).
+  const editing = new URL(request.url).searchParams.get("edit");
+  const rewindStorage = `${formatBytes(rewind.bytes)} of storage for the last ${getConfig().rewindHours} hours of the live stream (${rewind.segments} segments).`;
+  return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress, editing, rewindStorage };
 }
 
 const imageRequired = { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
@@ -97,8 +103,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DashboardAdmin() {
-  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress } = useLoaderData<typeof loader>();
+  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress, editing, rewindStorage } = useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
+  // A refused replacement keeps that picture's panel open so its message shows where it was sent
+  // from, also without JavaScript (whose post carries no ?edit=).
+  const answer = useActionData<AdminResult | undefined>();
+  const refusedCrewImage = answer && !answer.ok ? /^crew-(Crew\d+)$/.exec(answer.formId)?.[1] : undefined;
   return (
     <AdminPage
       title="Dashboard"
@@ -149,6 +159,19 @@ export default function DashboardAdmin() {
       </AdminSection>
 
       <AdminSection
+        id="rewind-title"
+        title="Rewind"
+        description={rewindStorage}
+        actions={
+          <Link to="/recordings-admin" className="button button--ghost">
+            Show recordings
+          </Link>
+        }
+      >
+        {null}
+      </AdminSection>
+
+      <AdminSection
         id="cards-title"
         collapsible
         title="Latest podcast cards"
@@ -173,7 +196,7 @@ export default function DashboardAdmin() {
           <FormStatus />
           <SubmitButton pendingLabel="Adding…">Add image</SubmitButton>
         </AdminForm>
-        <CrewImageTiles images={crewImages} />
+        <CrewImageTiles images={crewImages} editing={refusedCrewImage ?? editing} />
       </AdminSection>
     </AdminPage>
   );

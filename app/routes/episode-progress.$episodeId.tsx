@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { getCurrentUser } from "~/auth.server";
 import { getEpisodeProgress, saveEpisodeProgress } from "~/models/episode-progress.server";
-import { getCurrentUser } from "~/models/users.server";
 
 // GET/POST /episode-progress/:episodeId — a signed-in listener's place in an episode
 // (the player resumes there on any device). Guests keep theirs in the browser.

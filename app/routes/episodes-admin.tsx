@@ -1,15 +1,18 @@
-import "~/styles/episodes.css";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AdminForm, SubmitButton, type AdminResult } from "~/components/admin/AdminForm";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { AdminResult } from "~/components/admin/AdminForm";
+import { AdminList, AdminListItem, EditLink } from "~/components/admin/AdminList";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
+import { DeleteForm } from "~/components/admin/DeleteForm";
+import { useEditing } from "~/components/admin/EditForm";
 import { EpisodeForm } from "~/components/EpisodeForm";
-import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
 import {
   createEpisode,
   deleteEpisode,
+  discardEpisodeForm,
   EpisodeFormRefused,
+  type EpisodeFormPost,
   listAllEpisodes,
   parseEpisodeId,
   readEpisodeForm,
@@ -17,13 +20,14 @@ import {
   validateEpisode,
 } from "~/models/episodes.server";
 import { listCrewMembers } from "~/models/crew.server";
+import { listShowChoices } from "~/models/shows.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { formatBytes, oneUploadAtATime } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
-import { mediaUrl, mediaUrlFor } from "~/utils/media";
+import { mediaUrl } from "~/utils/media";
 import { toDateTimeLocal } from "~/utils/time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Episodes · Admin" }, { name: "robots", content: "noindex" }];
@@ -61,8 +65,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     seasonNumber: episode.seasonNumber,
     episodeNumber: episode.episodeNumber,
     credits: episode.credits.map((credit) => credit.crewMember.id),
+    showId: episode.show?.id ?? null,
+    showName: episode.show?.name ?? null,
   }));
-  const crew = (await listCrewMembers()).map((member) => ({ id: member.id, name: member.name, jobTitle: member.jobTitle }));
+  const [crewMembers, shows] = await Promise.all([listCrewMembers(), listShowChoices()]);
+  const crew = crewMembers.map((member) => ({ id: member.id, name: member.name, jobTitle: member.jobTitle }));
   const editId = parseEpisodeId(new URL(request.url).searchParams.get("edit") ?? undefined);
   return {
     episodes,
@@ -70,12 +77,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     defaultPublishedAt: toDateTimeLocal(now, timeZone),
     timeZone,
     crew,
+    shows,
     feedUrl: `${await publicBaseUrl(request)}/podcast.xml`,
   };
 }
 
-function answer(result: AdminResult) {
-  return data(result, { status: result.ok ? 200 : 400 });
+function answer(result: AdminResult, refusedStatus: 400 | 413 = 400) {
+  return data(result, { status: result.ok ? 200 : refusedStatus });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -94,6 +102,15 @@ async function saveEpisodePost(request: Request, actor: { adminSessionId: string
     if (!(error instanceof EpisodeFormRefused)) throw error;
     return answer({ formId: "episode-form", ok: false, message: error.message, scope: "page" });
   }
+  try {
+    return await handleEpisodePost(post, actor);
+  } finally {
+    // The staged audio is in storage now, or refused: either way its temp file goes.
+    await discardEpisodeForm(post);
+  }
+}
+
+async function handleEpisodePost(post: EpisodeFormPost, actor: { adminSessionId: string }) {
   const { fields } = post;
   const formId = fields.formId ?? "";
   if (fields.intent === "delete-episode") {
@@ -104,8 +121,8 @@ async function saveEpisodePost(request: Request, actor: { adminSessionId: string
 
   const id = fields.id ? parseEpisodeId(fields.id) : null;
   const check = validateEpisode(post, id !== null);
-  if (!check.ok) return answer({ formId, ok: false, message: "Nothing was saved: check the fields marked below.", errors: check.errors });
-  const saved = id !== null ? await updateEpisode(id, check.input, actor) : await createEpisode(check.input, actor);
+  if (!check.ok) return answer({ formId, ...check }, post.tooLarge ? 413 : 400);
+  const saved = id !== null ? await updateEpisode(id, check.value, actor) : await createEpisode(check.value, actor);
   if (!saved) return answer({ formId, ok: false, message: "That episode was deleted meanwhile; nothing was saved.", scope: "page" });
   if (!saved.ok) return answer({ formId, ok: false, message: "Nothing was saved: check the files marked below.", errors: saved.errors });
   const scheduled = saved.episode.publishedAt > new Date();
@@ -114,11 +131,9 @@ async function saveEpisodePost(request: Request, actor: { adminSessionId: string
 }
 
 export default function EpisodesAdmin() {
-  const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl, crew } = useLoaderData<typeof loader>();
-  const actionData = useActionData<AdminResult | undefined>();
+  const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl, crew, shows } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
-  // Edit mode is left after a successful save, even before the URL changes (no JavaScript).
-  const editing = actionData?.formId === "episode-form" && actionData.ok ? null : editingFromUrl;
+  const editing = useEditing("episode-form", editingFromUrl);
   const scheduledCount = episodes.filter((episode) => episode.scheduled).length;
 
   return (
@@ -132,7 +147,7 @@ export default function EpisodesAdmin() {
       </p>
       <div className="admin-columns">
         <AdminSection id="episode-form-title" title={editing ? "Edit episode" : "Upload an episode"}>
-          <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} crew={crew} />
+          <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} crew={crew} shows={shows} />
         </AdminSection>
 
         <AdminSection
@@ -143,70 +158,60 @@ export default function EpisodesAdmin() {
           <p className="admin-note episodes-feed">
             Podcast feed for podcast apps: <a href={feedUrl}>{feedUrl}</a>
           </p>
-          {episodes.length === 0 ? (
-            <p className="empty-state">
-              <Icon name="radio" />
-              No episodes yet. Upload the first one with the form.
-            </p>
-          ) : (
-            <ul className="admin-list">
-              {episodes.map((episode) => (
-                <li key={episode.id} className="admin-list__item">
-                  <img className="admin-list__thumb" src={mediaUrlFor(episode.cover, 320)} alt="" width={64} height={64} loading="lazy" />
-                  <div className="admin-list__text">
-                    <p className="admin-list__title">{episode.title}</p>
-                    <p className="caption">
-                      {episode.listening ? (
-                        "error" in episode.listening ? (
-                          <span className="episode-badge episode-badge--error">Not published: encoding failed</span>
-                        ) : (
-                          <span className="episode-badge" role="status">{`Encoding the listening copy… ${episode.listening.progress}%`}</span>
-                        )
-                      ) : episode.scheduled ? (
-                        <span className="episode-badge">Scheduled</span>
-                      ) : (
-                        <span className="episode-badge episode-badge--live">Published</span>
-                      )}{" "}
-                      {episode.when} · {episode.details}
-                    </p>
-                    {episode.listening && "error" in episode.listening && <p className="caption form-error">{episode.listening.error}</p>}
-                    {episode.listening && !("error" in episode.listening) && (
-                      <progress className="episode-encode-progress" max={100} value={episode.listening.progress} aria-label={`Encoding ${episode.title}`} />
-                    )}
-                    {episode.original && (
-                      <p className="caption">
-                        <a href={episode.original.url} download>
-                          {episode.original.label}
-                        </a>
-                      </p>
-                    )}
-                    {episode.artworkNote && <p className="caption">{episode.artworkNote}</p>}
-                  </div>
-                  <div className="admin-list__actions">
+          <AdminList items={episodes} emptyIcon="radio" empty="No episodes yet. Upload the first one with the form.">
+            {(episode) => (
+              <AdminListItem
+                key={episode.id}
+                title={episode.title}
+                thumb={{ image: episode.cover, alt: "" }}
+                actions={
+                  <>
                     {!episode.scheduled && !episode.listening && (
                       <Link to={`/play/${episode.id}`} className="button button--ghost" aria-label={`Open the play page of ${episode.title}`}>
                         Open
                       </Link>
                     )}
-                    <Link to={`?edit=${episode.id}`} className="button button--ghost" aria-label={`Edit ${episode.title}`}>
-                      Edit
-                    </Link>
-                    <AdminForm
+                    <EditLink to={`?edit=${episode.id}`} aria-label={`Edit ${episode.title}`} />
+                    <DeleteForm
                       formId={`delete-${episode.id}`}
                       intent="delete-episode"
                       hidden={{ id: episode.id, title: episode.title }}
                       confirm={`Delete the episode "${episode.title}" with its audio and cover?`}
-                    >
-                      <SubmitButton pendingLabel="Deleting…" variant="danger">
-                        <span aria-hidden="true">Delete</span>
-                        <span className="visually-hidden">Delete {episode.title}</span>
-                      </SubmitButton>
-                    </AdminForm>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
+                      readAs={`Delete ${episode.title}`}
+                    />
+                  </>
+                }
+              >
+                {episode.showName && <p className="caption">{episode.showName}</p>}
+                <p className="caption">
+                  {episode.listening ? (
+                    "error" in episode.listening ? (
+                      <span className="episode-badge episode-badge--error">Not published: encoding failed</span>
+                    ) : (
+                      <span className="episode-badge" role="status">{`Encoding the listening copy… ${episode.listening.progress}%`}</span>
+                    )
+                  ) : episode.scheduled ? (
+                    <span className="episode-badge">Scheduled</span>
+                  ) : (
+                    <span className="episode-badge episode-badge--live">Published</span>
+                  )}{" "}
+                  {episode.when} · {episode.details}
+                </p>
+                {episode.listening && "error" in episode.listening && <p className="caption form-error">{episode.listening.error}</p>}
+                {episode.listening && !("error" in episode.listening) && (
+                  <progress className="episode-encode-progress" max={100} value={episode.listening.progress} aria-label={`Encoding ${episode.title}`} />
+                )}
+                {episode.original && (
+                  <p className="caption">
+                    <a href={episode.original.url} download>
+                      {episode.original.label}
+                    </a>
+                  </p>
+                )}
+                {episode.artworkNote && <p className="caption">{episode.artworkNote}</p>}
+              </AdminListItem>
+            )}
+          </AdminList>
         </AdminSection>
       </div>
     </AdminPage>

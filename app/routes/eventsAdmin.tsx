@@ -1,16 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { AdminForm, FormStatus, SubmitButton, type AdminResult } from "~/components/admin/AdminForm";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { AdminList, AdminListItem, EditLink } from "~/components/admin/AdminList";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
+import { DeleteForm } from "~/components/admin/DeleteForm";
+import { EditForm, keepCurrentLabel, useEditing } from "~/components/admin/EditForm";
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { EventPopup } from "~/components/EventPopup";
-import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
 import { createEvent, deleteEvent, EVENT_UPLOADED, listEvents, updateEvent, validateEvent } from "~/models/events.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
-import { mediaUrlFor } from "~/utils/media";
+import { eventFields } from "~/utils/forms/event";
+import { fieldConstraints } from "~/utils/forms/form";
 
 export const meta: MetaFunction = () => [{ title: "Events · Admin" }, { name: "robots", content: "noindex" }];
 
@@ -37,8 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerAdminForm(request, {
     "save-event": async ({ fields, files }) => {
       const editing = Boolean(fields.id);
-      const check = validateEvent({ name: fields.name ?? "", date: fields.date ?? "", time: fields.time ?? "" }, { hasPoster: Boolean(files.poster), editing });
-      if (!check.ok) return { ok: false, message: check.error, errors: check.errors };
+      const check = validateEvent({ ...fields, poster: files.poster }, editing);
+      if (!check.ok) return check;
       if (editing) {
         const event = await updateEvent(fields.id, { ...check.value, poster: files.poster ?? null }, actor);
         return { ok: true, message: `Event "${event.name}" saved.` };
@@ -53,13 +55,13 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+const limits = fieldConstraints(eventFields);
+
 export default function EventsAdmin() {
   const { events, editing: editingFromUrl } = useLoaderData<typeof loader>();
-  const actionData = useActionData<AdminResult | undefined>();
   const [searchParams] = useSearchParams();
   useLiveData("events:changed");
-  // Edit mode is left after a successful submit, even before the URL changes (no JavaScript).
-  const editing = actionData?.formId === "event-form" && actionData.ok ? null : editingFromUrl;
+  const editing = useEditing("event-form", editingFromUrl);
   const latest = events.at(-1);
   const popup = searchParams.get("popup");
 
@@ -68,38 +70,20 @@ export default function EventsAdmin() {
       {latest && <EventPopup key={`${latest.id}-${popup}`} event={latest} initiallyOpen={popup === "open"} />}
       <div className="admin-columns">
         <AdminSection id="event-form-title" title={editing ? "Edit event" : "Upload an event"}>
-          <AdminForm
-            formId="event-form"
-            intent="save-event"
-            hidden={editing ? { id: editing.id } : undefined}
-            successTo="/eventsAdmin"
-            className="admin-form"
-            aria-label={editing ? `Edit ${editing.name}` : "Upload an event"}
-          >
-            <div key={editing?.id ?? "new"} className="admin-form__fields">
-              <ImagePicker
-                name="poster"
-                label={editing ? "Poster (leave empty to keep the current one)" : "Poster"}
-                current={editing?.poster}
-                currentAlt={editing ? `Current poster for ${editing.name}` : ""}
-                aspect="4 / 5"
-              />
-              <Field name="name" label="Name" defaultValue={editing?.name} maxLength={120} required autoComplete="off" />
-              <div className="admin-form__row">
-                <Field name="date" label="Date" type="date" defaultValue={editing?.date} required />
-                <Field name="time" label="Time" type="time" defaultValue={editing?.time} required />
-              </div>
+          <EditForm formId="event-form" intent="save-event" editing={editing} addLabel="Upload an event" addButton="Upload event" successTo="/eventsAdmin">
+            <ImagePicker
+              name="poster"
+              label={keepCurrentLabel("Poster", Boolean(editing))}
+              current={editing?.poster}
+              currentAlt={editing ? `Current poster for ${editing.name}` : ""}
+              aspect="4 / 5"
+            />
+            <Field name="name" label="Name" defaultValue={editing?.name} {...limits.name} autoComplete="off" />
+            <div className="admin-form__row">
+              <Field name="date" label="Date" type="date" defaultValue={editing?.date} {...limits.date} />
+              <Field name="time" label="Time" type="time" defaultValue={editing?.time} {...limits.time} />
             </div>
-            <FormStatus />
-            <div className="admin-form__actions">
-              <SubmitButton pendingLabel="Saving…">{editing ? "Save changes" : "Upload event"}</SubmitButton>
-              {editing && (
-                <Link to="/eventsAdmin" className="button button--ghost">
-                  Cancel editing
-                </Link>
-              )}
-            </div>
-          </AdminForm>
+          </EditForm>
         </AdminSection>
 
         <AdminSection
@@ -114,47 +98,29 @@ export default function EventsAdmin() {
             )
           }
         >
-          {events.length === 0 ? (
-            <p className="empty-state">
-              <Icon name="calendar" />
-              Belum ada event yang diunggah.
-            </p>
-          ) : (
-            <ul className="admin-list">
-              {[...events].reverse().map((event) => (
-                <li key={event.id} className="admin-list__item">
-                  <img
-                    className="admin-list__thumb admin-list__thumb--poster"
-                    src={mediaUrlFor(event.poster, 320)}
-                    alt={`Poster for ${event.name}`}
-                    width={64}
-                    height={80}
-                    loading="lazy"
-                  />
-                  <div className="admin-list__text">
-                    <p className="admin-list__title">{event.name}</p>
-                    <p className="caption">{event.when}</p>
-                  </div>
-                  <div className="admin-list__actions">
-                    <Link to={`?edit=${event.id}`} className="button button--ghost" aria-label={`Edit ${event.name}`}>
-                      Edit
-                    </Link>
-                    <AdminForm
+          <AdminList items={[...events].reverse()} emptyIcon="calendar" empty="Belum ada event yang diunggah.">
+            {(event) => (
+              <AdminListItem
+                key={event.id}
+                title={event.name}
+                thumb={{ image: event.poster, alt: `Poster for ${event.name}`, poster: true }}
+                actions={
+                  <>
+                    <EditLink to={`?edit=${event.id}`} aria-label={`Edit ${event.name}`} />
+                    <DeleteForm
                       formId={`delete-${event.id}`}
                       intent="delete-event"
                       hidden={{ id: event.id, name: event.name }}
                       confirm={`Delete the event "${event.name}"?`}
-                    >
-                      <SubmitButton pendingLabel="Deleting…" variant="danger">
-                        <span aria-hidden="true">Delete</span>
-                        <span className="visually-hidden">Delete {event.name}</span>
-                      </SubmitButton>
-                    </AdminForm>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
+                      readAs={`Delete ${event.name}`}
+                    />
+                  </>
+                }
+              >
+                <p className="caption">{event.when}</p>
+              </AdminListItem>
+            )}
+          </AdminList>
         </AdminSection>
       </div>
     </AdminPage>

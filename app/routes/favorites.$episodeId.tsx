@@ -1,8 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { parseEpisodeId } from "~/models/episodes.server";
 import { setFavorite } from "~/models/favorites.server";
-import { getCurrentUser } from "~/models/users.server";
-import { safeRedirect } from "~/auth.server";
+import { getCurrentUser, safeRedirect } from "~/auth.server";
 import { readForm } from "~/services/form-body.server";
 
 // Nothing to show at this address: a visit lands on the list.

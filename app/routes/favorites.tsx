@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { getCurrentUser } from "~/auth.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Icon } from "~/components/Icon";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { listFavoriteEpisodes } from "~/models/favorites.server";
-import { getCurrentUser } from "~/models/users.server";
 import { withSiteMeta } from "~/utils/meta";
 
 export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "FAVORITE PODCAST" }]);

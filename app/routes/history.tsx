@@ -1,12 +1,10 @@
-import "~/styles/schedule.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
 import { useLiveData } from "~/hooks/useRealtime";
 import { decodeCursor, listSongHistory, type Song } from "~/models/song-history.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
-import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
+import { dayIn, timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 import { dayKeyAt } from "~/utils/schedule-time";
 import { fromDateTimeLocal } from "~/utils/time-zone";

@@ -6,7 +6,7 @@ import { RecentSongs } from "~/components/RecentSongs";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
 import { crewSliderPage } from "~/models/crew.server";
-import { listLatestEpisodes } from "~/models/podcasts.server";
+import { listLatestEpisodes } from "~/models/episodes.server";
 import { getOnAir, toPublicAiring } from "~/models/schedule.server";
 import { listRecentSongs } from "~/models/song-history.server";
 import { getSiteImage } from "~/models/site-images.server";

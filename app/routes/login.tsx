@@ -3,7 +3,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { isGoogleSignInConfigured, signInWithPassword } from "~/auth.server";
 import { readForm } from "~/services/form-body.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
-import "~/styles/forms.css";
 import { withSiteMeta } from "~/utils/meta";
 
 export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "Sign in" }]);

@@ -1,11 +1,10 @@
-import "~/styles/news.css";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CategoryList } from "~/components/CategoryMenu";
 import { Icon } from "~/components/Icon";
 import { NewsCardList } from "~/components/NewsCard";
 import { PodcastCardList } from "~/components/PodcastCard";
-import { listLatestEpisodes } from "~/models/podcasts.server";
+import { listLatestEpisodes } from "~/models/episodes.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getNewsPage } from "~/services/news.server";
 import { withSiteMeta } from "~/utils/meta";

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { PinDialog } from "~/components/PinDialog";
 import { leaveAdmin, submitPin } from "~/models/pin-entry.server";
@@ -10,9 +10,8 @@ export const meta: MetaFunction = () => [{ title: "PIN" }, { name: "robots", con
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  if (form.get("intent") === "leave") return leaveAdmin(request);
-  const result = await submitPin(request, context.clientIp, form);
-  if (result instanceof Response) return result;
+  const result = form.get("intent") === "leave" ? await leaveAdmin(request) : await submitPin(request, context.clientIp, form);
+  if ("redirectTo" in result) return redirect(result.redirectTo, { headers: { "Set-Cookie": result.setCookie } });
   return data(
     { error: result.error, kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const), redirectTo: String(form.get("redirectTo") ?? "") },
     { status: result.status },

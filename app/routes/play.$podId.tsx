@@ -1,4 +1,4 @@
-import "~/styles/episode-media.css";
+import { getCurrentUser } from "~/auth.server";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmbedList } from "~/components/EmbedFrame";
@@ -7,8 +7,7 @@ import { FavoriteButton } from "~/components/FavoriteButton";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listChartFrames } from "~/models/chart.server";
 import { getEpisodeProgress } from "~/models/episode-progress.server";
-import { getPublishedEpisode } from "~/models/podcasts.server";
-import { getCurrentUser } from "~/models/users.server";
+import { episodeMediaExtras, getPublishedEpisode } from "~/models/episodes.server";
 import { getStationIdentity } from "~/models/station.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
@@ -27,12 +26,16 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // A shared link's ?t= also works without JavaScript, as a media fragment on the audio.
   const startAt = parseStartTime(new URL(request.url).searchParams.get("t"));
   const user = await getCurrentUser(request);
-  const [frames, progress] = await Promise.all([listChartFrames(), user ? getEpisodeProgress(user.id, episode.id) : null]);
-  return { episode, frames, stationName, share: episodeShareInfo(await publicBaseUrl(request), stationName, episode), startAt, progress };
+  const [frames, progress, extras] = await Promise.all([
+    listChartFrames(),
+    user ? getEpisodeProgress(user.id, episode.id) : null,
+    episodeMediaExtras(episode.id),
+  ]);
+  return { episode, frames, stationName, share: episodeShareInfo(await publicBaseUrl(request), stationName, episode), startAt, progress, extras };
 }
 
 export default function PlayEpisode() {
-  const { episode, frames, stationName, startAt, progress } = useLoaderData<typeof loader>();
+  const { episode, frames, stationName, startAt, progress, extras } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");
   const cover = mediaUrlFor(episode.cover, 640);
   return (
@@ -62,6 +65,7 @@ export default function PlayEpisode() {
           stationName={stationName}
           startAt={startAt}
           progress={progress}
+          extras={extras}
         />
       </article>
       <section className="section" aria-labelledby="chart-title">

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { recordPlay } from "~/models/plays.server";
+import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 
 const postOnly = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
 // A report is a few numbers; anything bigger is not one.
@@ -27,16 +28,25 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_REPORT_BYTES) return new Response("A play report is a few bytes.", { status: 413 });
   const heardSeconds = await readHeardSeconds(request);
   if (heardSeconds === null) return new Response("A play report is a few bytes.", { status: 413 });
-  const result = await recordPlay(request, params.episodeId, context.clientIp, { heardSeconds });
+  const session = await getListenerSession(request);
+  const listener = { listenerId: session.get("listenerId"), playStarts: session.get("playStarts") };
+  const result = await recordPlay(listener, params.episodeId, context.clientIp, { heardSeconds });
   switch (result.status) {
     case "not-found":
       return new Response("No such episode", { status: 404 });
     case "rate-limited":
       return new Response("Too many plays", { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
-    default:
+    default: {
+      let setCookie: string | null = null;
+      if (result.remember) {
+        session.set("listenerId", result.remember.listenerId);
+        session.set("playStarts", result.remember.playStarts);
+        setCookie = await listenerSessionStorage().commitSession(session);
+      }
       return new Response(null, {
         status: result.status === "started" ? 202 : 204,
-        headers: { "Cache-Control": "no-store", ...(result.setCookie ? { "Set-Cookie": result.setCookie } : {}) },
+        headers: { "Cache-Control": "no-store", ...(setCookie ? { "Set-Cookie": setCookie } : {}) },
       });
+    }
   }
 }

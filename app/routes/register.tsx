@@ -1,28 +1,26 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { PASSWORD_MIN_LENGTH, readRegistration, registerUser } from "~/models/users.server";
+import { readRegistration, registerUser } from "~/models/users.server";
 import { readForm } from "~/services/form-body.server";
-import "~/styles/forms.css";
+import { fieldConstraints } from "~/utils/forms/form";
+import { registrationFields } from "~/utils/forms/registration";
 import { withSiteMeta } from "~/utils/meta";
 
 export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "Register" }]);
 
-// The rule lives on the server; the hint shows it.
-export function loader() {
-  return { passwordMinLength: PASSWORD_MIN_LENGTH };
-}
+// The same schema checks the post (in registerUser); the password's minimum is only a hint here, so a short one still gets the server's message.
+const limits = fieldConstraints(registrationFields);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const input = readRegistration(await readForm(request));
   const result = await registerUser(input, context.clientIp);
   if (result.ok) return redirect("/login?registered=1");
   // What was typed comes back, except the passwords.
-  return data({ msg: result.msg, name: input.name, email: input.email }, { status: result.status });
+  return data({ msg: result.message, name: input.name, email: input.email }, { status: result.status });
 }
 
 export default function Register() {
-  const { passwordMinLength } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/register";
@@ -56,13 +54,29 @@ export default function Register() {
             <label className="field__label" htmlFor="register-name">
               Name
             </label>
-            <input id="register-name" className="field__input" name="name" autoComplete="name" required maxLength={80} defaultValue={result?.name} />
+            <input
+              id="register-name"
+              className="field__input"
+              name="name"
+              autoComplete="name"
+              required={limits.name.required}
+              maxLength={limits.name.maxLength}
+              defaultValue={result?.name}
+            />
           </div>
           <div className="field">
             <label className="field__label" htmlFor="register-email">
               Email
             </label>
-            <input id="register-email" className="field__input" type="email" name="email" autoComplete="email" required defaultValue={result?.email} />
+            <input
+              id="register-email"
+              className="field__input"
+              type="email"
+              name="email"
+              autoComplete="email"
+              required={limits.email.required}
+              defaultValue={result?.email}
+            />
           </div>
           <div className="field">
             <label className="field__label" htmlFor="register-password">
@@ -74,18 +88,25 @@ export default function Register() {
               type="password"
               name="password"
               autoComplete="new-password"
-              required
+              required={limits.password.required}
               aria-describedby="register-password-hint"
             />
             <span id="register-password-hint" className="field__hint">
-              At least {passwordMinLength} characters.
+              At least {limits.password.minLength} characters.
             </span>
           </div>
           <div className="field">
             <label className="field__label" htmlFor="register-con-password">
               Confirm password
             </label>
-            <input id="register-con-password" className="field__input" type="password" name="conPassword" autoComplete="new-password" required />
+            <input
+              id="register-con-password"
+              className="field__input"
+              type="password"
+              name="conPassword"
+              autoComplete="new-password"
+              required={limits.conPassword.required}
+            />
           </div>
           <button type="submit" className="button" disabled={busy}>
             {busy ? "Registering…" : "Register"}

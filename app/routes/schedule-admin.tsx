@@ -1,9 +1,13 @@
-import "~/styles/schedule.css";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AdminForm, FormStatus, SubmitButton, useSubmittedValue, type AdminResult } from "~/components/admin/AdminForm";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ActionLabel } from "~/components/admin/ActionLabel";
+import { AdminForm, SubmitButton, useSubmittedValue } from "~/components/admin/AdminForm";
+import { AdminList, AdminListItem, EditLink } from "~/components/admin/AdminList";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
+import { DeleteForm } from "~/components/admin/DeleteForm";
+import { EditForm, keepCurrentLabel, useEditing } from "~/components/admin/EditForm";
 import { Field } from "~/components/admin/Field";
+import { ImagePicker } from "~/components/admin/ImagePicker";
 import { useLiveData } from "~/hooks/useRealtime";
 import { listCrewMembers } from "~/models/crew.server";
 import {
@@ -18,14 +22,13 @@ import {
   toPublicAiring,
   updateSlot,
   validateSlot,
-  WEEKDAY_NAMES,
-  WEEKDAYS,
 } from "~/models/schedule.server";
 import { createShow, deleteShow, listShows, updateShow, validateShow } from "~/models/shows.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { dayIn, timeIn } from "~/utils/airing-format";
+import { WEEKDAY_NAMES, WEEKDAYS } from "~/utils/weekdays";
 
 export const meta: MetaFunction = () => [{ title: "Schedule · Admin" }, { name: "robots", content: "noindex" }];
 
@@ -50,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       slug: editShow.slug,
       description: editShow.description,
       colour: editShow.colour,
+      artwork: editShow.artwork,
       hostIds: editShow.hosts.map((host) => host.crewMember.id),
     },
     editSlot: editSlot && { ...editSlot, days: slotDays(editSlot.rrule) },
@@ -62,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
   const actor = { adminSessionId: session.id };
   return answerAdminForm(request, {
-    "save-show": async ({ fields }) => {
+    "save-show": async ({ fields, files }) => {
       const check = validateShow({
         name: fields.name ?? "",
         slug: fields.slug ?? "",
@@ -73,11 +77,12 @@ export async function action({ request }: ActionFunctionArgs) {
           .map((name) => name.slice(5)),
       });
       if (!check.ok) return { ok: false, message: "Please correct the marked fields.", errors: check.errors };
+      const artwork = { image: files.artwork ?? null, remove: fields.removeArtwork !== undefined };
       if (fields.id) {
-        const show = await updateShow(fields.id, check.value, actor);
+        const show = await updateShow(fields.id, check.value, actor, artwork);
         return { ok: true, message: `"${show.name}" saved.` };
       }
-      const show = await createShow(check.value, actor);
+      const show = await createShow(check.value, actor, artwork);
       return { ok: true, message: `"${show.name}" added. Now give it a time slot.` };
     },
     "delete-show": pageScoped(async ({ fields }) => {
@@ -122,7 +127,7 @@ export async function action({ request }: ActionFunctionArgs) {
 function Checkbox({ name, label, defaultChecked }: { name: string; label: string; defaultChecked: boolean }) {
   const submitted = useSubmittedValue(name);
   return (
-    <label className="schedule-check">
+    <label className="schedule-check check-chip">
       <input type="checkbox" name={name} defaultChecked={submitted !== undefined || defaultChecked} /> {label}
     </label>
   );
@@ -130,10 +135,9 @@ function Checkbox({ name, label, defaultChecked }: { name: string; label: string
 
 export default function ScheduleAdmin() {
   const { shows, crew, airings, editShow, editSlot, stationTimeZone, today } = useLoaderData<typeof loader>();
-  const actionData = useActionData<AdminResult | undefined>();
   useLiveData("schedule:changed");
-  const showEditing = actionData?.formId === "show-form" && actionData.ok ? null : editShow;
-  const slotEditing = actionData?.formId === "slot-form" && actionData.ok ? null : editSlot;
+  const showEditing = useEditing("show-form", editShow);
+  const slotEditing = useEditing("slot-form", editSlot);
   const minutes = (airing: { start: string; end: string }) => String(Math.round((Date.parse(airing.end) - Date.parse(airing.start)) / 60_000));
 
   return (
@@ -143,52 +147,45 @@ export default function ScheduleAdmin() {
     >
       <div className="admin-columns">
         <AdminSection id="show-form-title" title={showEditing ? `Edit ${showEditing.name}` : "Add a show"}>
-          <AdminForm
+          <EditForm
             formId="show-form"
             intent="save-show"
-            hidden={showEditing ? { id: showEditing.id } : undefined}
+            editing={showEditing}
+            addLabel="Add a show"
+            addButton="Add show"
+            saveButton="Save show"
             successTo="/schedule-admin"
-            className="admin-form"
-            aria-label={showEditing ? `Edit ${showEditing.name}` : "Add a show"}
           >
-            <div key={showEditing?.id ?? "new"} className="admin-form__fields">
-              <Field name="name" label="Name" defaultValue={showEditing?.name} maxLength={100} required autoComplete="off" />
-              <Field
-                name="slug"
-                label="Address /shows/…"
-                hint="Leave empty to make it from the name."
-                defaultValue={showEditing?.slug}
-                maxLength={60}
-                autoComplete="off"
-              />
-              <Field name="description" label="Description" multiline rows={4} defaultValue={showEditing?.description} maxLength={4000} />
-              <Field name="colour" label="Colour" type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
-              <fieldset className="schedule-fieldset">
-                <legend className="admin-label">Hosts</legend>
-                {crew.length === 0 ? (
-                  <p className="caption">Add crew members first (CREW).</p>
-                ) : (
-                  crew.map((member) => (
-                    <Checkbox
-                      key={member.id}
-                      name={`host-${member.id}`}
-                      label={member.name}
-                      defaultChecked={showEditing?.hostIds.includes(member.id) ?? false}
-                    />
-                  ))
-                )}
-              </fieldset>
-            </div>
-            <FormStatus />
-            <div className="admin-form__actions">
-              <SubmitButton pendingLabel="Saving…">{showEditing ? "Save show" : "Add show"}</SubmitButton>
-              {showEditing && (
-                <Link to="/schedule-admin" className="button button--ghost">
-                  Cancel editing
-                </Link>
+            <Field name="name" label="Name" defaultValue={showEditing?.name} maxLength={100} required autoComplete="off" />
+            <Field
+              name="slug"
+              label="Address /shows/…"
+              hint="Leave empty to make it from the name."
+              defaultValue={showEditing?.slug}
+              maxLength={60}
+              autoComplete="off"
+            />
+            <Field name="description" label="Description" multiline rows={4} defaultValue={showEditing?.description} maxLength={4000} />
+            <Field name="colour" label="Colour" type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
+            <ImagePicker
+              name="artwork"
+              label={keepCurrentLabel("Artwork", Boolean(showEditing?.artwork), { optional: true })}
+              current={showEditing?.artwork}
+              currentAlt={showEditing ? `Current artwork for ${showEditing.name}` : ""}
+              hint="Square works best; shown on the show's page, the schedule and the player."
+            />
+            {showEditing?.artwork && <Checkbox name="removeArtwork" label="Remove the artwork" defaultChecked={false} />}
+            <fieldset className="schedule-fieldset">
+              <legend className="admin-label">Hosts</legend>
+              {crew.length === 0 ? (
+                <p className="caption">Add crew members first (CREW).</p>
+              ) : (
+                crew.map((member) => (
+                  <Checkbox key={member.id} name={`host-${member.id}`} label={member.name} defaultChecked={showEditing?.hostIds.includes(member.id) ?? false} />
+                ))
               )}
-            </div>
-          </AdminForm>
+            </fieldset>
+          </EditForm>
         </AdminSection>
 
         <AdminSection
@@ -199,63 +196,54 @@ export default function ScheduleAdmin() {
           {shows.length === 0 ? (
             <p className="caption">Add a show first.</p>
           ) : (
-            <AdminForm
+            <EditForm
               formId="slot-form"
               intent="save-slot"
-              hidden={slotEditing ? { slotId: slotEditing.id } : undefined}
+              editing={slotEditing && { id: slotEditing.id, name: "time slot" }}
+              idField="slotId"
+              addLabel="Add a time slot"
+              addButton="Add time slot"
+              saveButton="Save time slot"
               successTo="/schedule-admin"
-              className="admin-form"
-              aria-label={slotEditing ? "Edit time slot" : "Add a time slot"}
             >
-              <div key={slotEditing?.id ?? "new"} className="admin-form__fields">
-                {!slotEditing && (
-                  <div className="admin-field">
-                    <label htmlFor="slot-show" className="admin-label">
-                      Show
-                    </label>
-                    <select id="slot-show" name="showId" className="admin-input" defaultValue={shows[0].id}>
-                      {shows.map((show) => (
-                        <option key={show.id} value={show.id}>
-                          {show.name}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                )}
-                <fieldset className="schedule-fieldset">
-                  <legend className="admin-label">Repeats</legend>
-                  <label className="schedule-check">
-                    <input type="radio" name="kind" value="weekly" defaultChecked={slotEditing ? Boolean(slotEditing.rrule) : true} /> Weekly
+              {!slotEditing && (
+                <div className="admin-field">
+                  <label htmlFor="slot-show" className="admin-label">
+                    Show
                   </label>
-                  <label className="schedule-check">
-                    <input type="radio" name="kind" value="once" defaultChecked={slotEditing ? !slotEditing.rrule : false} /> Once (special)
-                  </label>
-                </fieldset>
-                <fieldset className="schedule-fieldset">
-                  <legend className="admin-label">Days (weekly)</legend>
-                  {WEEKDAYS.map((day) => (
-                    <Checkbox key={day} name={`day-${day}`} label={WEEKDAY_NAMES[day]} defaultChecked={slotEditing?.days.includes(day) ?? false} />
-                  ))}
-                </fieldset>
-                <div className="admin-form__row">
-                  <Field name="startDate" label="First date" type="date" defaultValue={slotEditing?.startDate ?? today} required />
-                  <Field name="startTime" label="Start time" type="time" defaultValue={slotEditing?.startTime} required />
+                  <select id="slot-show" name="showId" className="admin-input" defaultValue={shows[0].id}>
+                    {shows.map((show) => (
+                      <option key={show.id} value={show.id}>
+                        {show.name}
+                      </option>
+                    ))}
+                  </select>
                 </div>
-                <div className="admin-form__row">
-                  <Field name="duration" label="Minutes" type="number" min={5} max={1440} defaultValue={slotEditing?.durationMinutes ?? 60} required />
-                  <Field name="endDate" label="Last date (optional)" type="date" defaultValue={slotEditing?.endDate ?? ""} />
-                </div>
+              )}
+              <fieldset className="schedule-fieldset">
+                <legend className="admin-label">Repeats</legend>
+                <label className="schedule-check check-chip">
+                  <input type="radio" name="kind" value="weekly" defaultChecked={slotEditing ? Boolean(slotEditing.rrule) : true} /> Weekly
+                </label>
+                <label className="schedule-check check-chip">
+                  <input type="radio" name="kind" value="once" defaultChecked={slotEditing ? !slotEditing.rrule : false} /> Once (special)
+                </label>
+              </fieldset>
+              <fieldset className="schedule-fieldset">
+                <legend className="admin-label">Days (weekly)</legend>
+                {WEEKDAYS.map((day) => (
+                  <Checkbox key={day} name={`day-${day}`} label={WEEKDAY_NAMES[day]} defaultChecked={slotEditing?.days.includes(day) ?? false} />
+                ))}
+              </fieldset>
+              <div className="admin-form__row">
+                <Field name="startDate" label="First date" type="date" defaultValue={slotEditing?.startDate ?? today} required />
+                <Field name="startTime" label="Start time" type="time" defaultValue={slotEditing?.startTime} required />
               </div>
-              <FormStatus />
-              <div className="admin-form__actions">
-                <SubmitButton pendingLabel="Saving…">{slotEditing ? "Save time slot" : "Add time slot"}</SubmitButton>
-                {slotEditing && (
-                  <Link to="/schedule-admin" className="button button--ghost">
-                    Cancel editing
-                  </Link>
-                )}
+              <div className="admin-form__row">
+                <Field name="duration" label="Minutes" type="number" min={5} max={1440} defaultValue={slotEditing?.durationMinutes ?? 60} required />
+                <Field name="endDate" label="Last date (optional)" type="date" defaultValue={slotEditing?.endDate ?? ""} />
               </div>
-            </AdminForm>
+            </EditForm>
           )}
         </AdminSection>
       </div>
@@ -270,79 +258,62 @@ export default function ScheduleAdmin() {
           </Link>
         }
       >
-        {shows.length === 0 ? (
-          <p className="empty-state">No shows yet.</p>
-        ) : (
-          <ul className="admin-list">
-            {shows.map((show) => (
-              <li key={show.id} className="admin-list__item schedule-admin__show" style={{ borderColor: show.colour }}>
-                <div className="admin-list__text">
-                  <p className="admin-list__title">
-                    <Link to={`/shows/${show.slug}`}>{show.name}</Link>
-                  </p>
-                  {show.hosts.length > 0 && <p className="caption">with {show.hosts.map((host) => host.crewMember.name).join(", ")}</p>}
-                  <ul className="schedule-admin__slots">
-                    {show.slots.map((slot) => (
-                      <li key={slot.id}>
-                        <span>{slot.text}</span>{" "}
-                        <Link to={`?slot=${slot.id}`} className="button button--ghost" aria-label={`Edit the slot ${slot.text}`}>
-                          Edit
-                        </Link>
-                        <AdminForm
-                          formId={`delete-slot-${slot.id}`}
-                          intent="delete-slot"
-                          hidden={{ slotId: slot.id }}
-                          confirm={`Remove the time slot "${slot.text}"?`}
-                        >
-                          <SubmitButton pendingLabel="Removing…" variant="danger">
-                            <span aria-hidden="true">Remove</span>
-                            <span className="visually-hidden">Remove the slot {slot.text}</span>
-                          </SubmitButton>
-                        </AdminForm>
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-                <div className="admin-list__actions">
-                  <Link to={`?edit=${show.id}`} className="button button--ghost" aria-label={`Edit ${show.name}`}>
-                    Edit
-                  </Link>
-                  <AdminForm
+        <AdminList items={shows} empty="No shows yet.">
+          {(show) => (
+            <AdminListItem
+              key={show.id}
+              className="schedule-admin__show"
+              style={{ borderColor: show.colour }}
+              title={<Link to={`/shows/${show.slug}`}>{show.name}</Link>}
+              thumb={show.artwork && { image: show.artwork, alt: `Artwork for ${show.name}` }}
+              actions={
+                <>
+                  <EditLink to={`?edit=${show.id}`} aria-label={`Edit ${show.name}`} />
+                  <DeleteForm
                     formId={`delete-${show.id}`}
                     intent="delete-show"
                     hidden={{ id: show.id, name: show.name }}
-                    confirm={`Delete the show "${show.name}" and all its time slots?`}
-                  >
-                    <SubmitButton pendingLabel="Deleting…" variant="danger">
-                      <span aria-hidden="true">Delete</span>
-                      <span className="visually-hidden">Delete {show.name}</span>
-                    </SubmitButton>
-                  </AdminForm>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+                    confirm={`Delete the show "${show.name}" with its time slots and artwork? Its episodes stay, without a show.`}
+                    readAs={`Delete ${show.name}`}
+                  />
+                </>
+              }
+            >
+              {show.hosts.length > 0 && <p className="caption">with {show.hosts.map((host) => host.crewMember.name).join(", ")}</p>}
+              <ul className="schedule-admin__slots">
+                {show.slots.map((slot) => (
+                  <li key={slot.id}>
+                    <span>{slot.text}</span> <EditLink to={`?slot=${slot.id}`} aria-label={`Edit the slot ${slot.text}`} />
+                    <DeleteForm
+                      formId={`delete-slot-${slot.id}`}
+                      intent="delete-slot"
+                      hidden={{ slotId: slot.id }}
+                      confirm={`Remove the time slot "${slot.text}"?`}
+                      label="Remove"
+                      pendingLabel="Removing…"
+                      readAs={`Remove the slot ${slot.text}`}
+                    />
+                  </li>
+                ))}
+              </ul>
+            </AdminListItem>
+          )}
+        </AdminList>
       </AdminSection>
 
       <AdminSection id="airings-title" title={`Next ${UPCOMING_DAYS} days`} description="Cancel or move one airing; the rest of the series stays as it is.">
-        {airings.length === 0 ? (
-          <p className="empty-state">Nothing scheduled in the next {UPCOMING_DAYS} days.</p>
-        ) : (
-          <ul className="admin-list">
-            {airings.map((airing) => {
-              const label = `${airing.name} on ${dayIn(airing.start, stationTimeZone)} at ${timeIn(airing.start, stationTimeZone)}`;
-              const key = `${airing.slotId}-${airing.originalStart}`;
-              return (
-                <li key={key} className="admin-list__item schedule-admin__airing" style={{ borderColor: airing.colour }}>
-                  <div className="admin-list__text">
-                    <p className="admin-list__title">{airing.name}</p>
-                    <p className="caption">
-                      {dayIn(airing.start, stationTimeZone)} · {timeIn(airing.start, stationTimeZone)}–{timeIn(airing.end, stationTimeZone)}
-                      {airing.moved && ` (moved from ${airing.originalStart.replace("T", " ")})`}
-                    </p>
-                  </div>
-                  <div className="admin-list__actions">
+        <AdminList items={airings} empty={`Nothing scheduled in the next ${UPCOMING_DAYS} days.`}>
+          {(airing) => {
+            const label = `${airing.name} on ${dayIn(airing.start, stationTimeZone)} at ${timeIn(airing.start, stationTimeZone)}`;
+            const key = `${airing.slotId}-${airing.originalStart}`;
+            return (
+              <AdminListItem
+                key={key}
+                className="schedule-admin__airing"
+                style={{ borderColor: airing.colour }}
+                title={airing.name}
+                actions={
+                  <>
                     <AdminForm
                       formId={`move-${key}`}
                       intent="move-airing"
@@ -375,27 +346,29 @@ export default function ScheduleAdmin() {
                         required
                       />
                       <SubmitButton pendingLabel="Moving…" variant="ghost">
-                        <span aria-hidden="true">Move</span>
-                        <span className="visually-hidden">Move {label}</span>
+                        <ActionLabel label="Move" readAs={`Move ${label}`} />
                       </SubmitButton>
                     </AdminForm>
-                    <AdminForm
+                    <DeleteForm
                       formId={`cancel-${key}`}
                       intent="cancel-airing"
                       hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }}
                       confirm={`Cancel ${label}?`}
-                    >
-                      <SubmitButton pendingLabel="Cancelling…" variant="danger">
-                        <span aria-hidden="true">Cancel</span>
-                        <span className="visually-hidden">Cancel {label}</span>
-                      </SubmitButton>
-                    </AdminForm>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
+                      label="Cancel"
+                      pendingLabel="Cancelling…"
+                      readAs={`Cancel ${label}`}
+                    />
+                  </>
+                }
+              >
+                <p className="caption">
+                  {dayIn(airing.start, stationTimeZone)} · {timeIn(airing.start, stationTimeZone)}–{timeIn(airing.end, stationTimeZone)}
+                  {airing.moved && ` (moved from ${airing.originalStart.replace("T", " ")})`}
+                </p>
+              </AdminListItem>
+            );
+          }}
+        </AdminList>
       </AdminSection>
 
       <AdminSection

@@ -1,19 +1,18 @@
-import "~/styles/schedule.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
 import { useLiveData } from "~/hooks/useRealtime";
-import { listAirings, toPublicAiring, type PublicAiring } from "~/models/schedule.server";
+import { listAirings } from "~/models/schedule.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
-import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
+import { dayIn, timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 import { dayKeyAt, isTimeZone, timeZoneNames } from "~/utils/schedule-time";
 import { instantOfWallTime, wallTimeAt } from "~/utils/time-zone";
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const MAX_WEEKS = 104;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
@@ -25,6 +24,16 @@ function weekOffset(value: string | null): number {
   return Math.max(-MAX_WEEKS, Math.min(MAX_WEEKS, week));
 }
 
+/** One airing on the week view; its show's name, colour, artwork and hosts are sent once per show. */
+interface WeekAiring {
+  key: string;
+  slug: string;
+  start: string;
+  end: string;
+  moved: boolean;
+  special: boolean;
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const week = weekOffset(url.searchParams.get("week"));
@@ -32,17 +41,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const requested = url.searchParams.get("tz");
   const now = new Date();
   const weekStart = now.getTime() + week * 7 * DAY_MS;
-  // Wide enough for any listener's zone: their days start up to 14 h away from UTC.
-  const airings = await listAirings(new Date(weekStart - 2 * DAY_MS), new Date(weekStart + 9 * DAY_MS));
+  // The listener's "today" began less than a day ago in any zone and their seventh day ends
+  // within a week; an hour either side covers a DST change. Only that window is expanded and sent.
+  const airings = await listAirings(new Date(weekStart - DAY_MS - HOUR_MS), new Date(weekStart + 7 * DAY_MS + HOUR_MS));
+  const shows: Record<string, { name: string; colour: string; artwork: string | null; hosts: string }> = {};
+  const inWeek: WeekAiring[] = [];
+  for (const airing of airings) {
+    shows[airing.slug] ??= { name: airing.name, colour: airing.colour, artwork: airing.artwork, hosts: airing.hosts.map((host) => host.name).join(", ") };
+    inWeek.push({
+      key: `${airing.slotId}-${airing.originalStart}`,
+      slug: airing.slug,
+      start: airing.start.toISOString(),
+      end: airing.end.toISOString(),
+      moved: airing.moved,
+      special: airing.special,
+    });
+  }
   return {
     stationName: getStationIdentity().name,
     stationTimeZone,
     zoneFromUrl: requested && isTimeZone(requested) ? requested : null,
-    zones: timeZoneNames(),
+    // One string, not ~420: the page data is serialized value by value on every request.
+    zones: timeZoneNames().join(" "),
     week,
     now: now.toISOString(),
-    airings: airings.map(toPublicAiring),
-    calendarUrl: `${publicBaseUrl(request)}/schedule.ics`,
+    shows,
+    airings: inWeek,
+    calendarUrl: `${await publicBaseUrl(request)}/schedule.ics`,
   };
 }
 
@@ -65,8 +90,9 @@ export default function Schedule() {
     return () => window.clearInterval(timer);
   }, [data.now]);
 
+  const zones = data.zones.split(" ");
   const days = weekDays(now, data.week, zone);
-  const byDay = new Map<string, PublicAiring[]>(days.map((day) => [day, []]));
+  const byDay = new Map<string, WeekAiring[]>(days.map((day) => [day, []]));
   for (const airing of data.airings) byDay.get(dayKeyAt(new Date(airing.start), zone))?.push(airing);
   const todayKey = dayKeyAt(now, zone);
   const zoneParam = searchParams.get("tz");
@@ -92,7 +118,7 @@ export default function Schedule() {
           {data.week !== 0 && <input type="hidden" name="week" value={data.week} />}
           <label htmlFor="zone-picker">Time zone</label>
           <select id="zone-picker" name="tz" value={zone} onChange={(event) => chooseZone(event.currentTarget.value)}>
-            {(data.zones.includes(zone) ? data.zones : [zone, ...data.zones]).map((name) => (
+            {(zones.includes(zone) ? zones : [zone, ...zones]).map((name) => (
               <option key={name} value={name}>
                 {name.replace(/_/g, " ")}
               </option>
@@ -136,14 +162,16 @@ export default function Schedule() {
             ) : (
               <ol className="schedule-day__list">
                 {airings.map((airing) => {
+                  const show = data.shows[airing.slug];
                   const onNow = Date.parse(airing.start) <= now.getTime() && Date.parse(airing.end) > now.getTime();
                   return (
                     <li
-                      key={`${airing.slotId}-${airing.originalStart}`}
-                      className={`airing${onNow ? " airing--now" : ""}`}
-                      style={{ borderColor: airing.colour }}
+                      key={airing.key}
+                      className={`airing${onNow ? " airing--now" : ""}${show.artwork ? " airing--art" : ""}`}
+                      style={{ borderColor: show.colour }}
                       data-start={airing.start}
                     >
+                      {show.artwork && <img className="airing__art" src={show.artwork} alt="" width={48} height={48} loading="lazy" />}
                       <p className="airing__time">
                         <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone)}</time>
                         {!sameZone && (
@@ -158,8 +186,8 @@ export default function Schedule() {
                         {airing.special && <span className="airing__note">special</span>}
                       </p>
                       <p className="airing__show">
-                        <Link to={`/shows/${airing.slug}`}>{airing.name}</Link>
-                        {airing.hosts.length > 0 && <span className="airing__hosts"> with {airing.hosts.map((host) => host.name).join(", ")}</span>}
+                        <Link to={`/shows/${airing.slug}`}>{show.name}</Link>
+                        {show.hosts && <span className="airing__hosts"> with {show.hosts}</span>}
                       </p>
                     </li>
                   );

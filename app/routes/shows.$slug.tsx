@@ -1,14 +1,15 @@
-import "~/styles/schedule.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useListenerTimeZone } from "~/hooks/useListenerTimeZone";
+import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
+import { listShowEpisodes } from "~/models/episodes.server";
 import { describeSlot, listShowAirings, toPublicAiring } from "~/models/schedule.server";
 import { getShowBySlug } from "~/models/shows.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
-import { dayIn, timeIn, zoneAbbreviation } from "~/utils/airing-format";
+import { dayIn, timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
+import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
 
 const NEXT_AIRINGS = 8;
@@ -26,24 +27,44 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 async function showPageData(request: Request, slug: string) {
   const show = await getShowBySlug(slug);
   if (!show) throw new Response("That show does not exist.", { status: 404 });
-  const airings = await listShowAirings(show.id, new Date(), NEXT_AIRINGS);
+  const [airings, episodes] = await Promise.all([listShowAirings(show.id, new Date(), NEXT_AIRINGS), listShowEpisodes(show.id)]);
   return {
-    show: { slug: show.slug, name: show.name, description: show.description, colour: show.colour, hosts: show.hosts.map((host) => host.crewMember) },
+    show: {
+      slug: show.slug,
+      name: show.name,
+      description: show.description,
+      colour: show.colour,
+      artwork: show.artwork,
+      hosts: show.hosts.map((host) => host.crewMember),
+    },
+    episodes,
     rules: show.slots.map(describeSlot),
     airings: airings.map(toPublicAiring),
     stationName: getStationIdentity().name,
     stationTimeZone: getConfig().stationTimezone,
-    calendarUrl: `${publicBaseUrl(request)}/shows/${show.slug}.ics`,
+    calendarUrl: `${await publicBaseUrl(request)}/shows/${show.slug}.ics`,
   };
 }
 
 export default function ShowPage() {
-  const { show, rules, airings, stationTimeZone, calendarUrl } = useLoaderData<typeof loader>();
+  const { show, rules, airings, episodes, stationTimeZone, calendarUrl } = useLoaderData<typeof loader>();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   useLiveData("schedule:changed");
+  useLiveData("images:changed");
   return (
     <div className="container show-page">
-      <header className="show-page__head" style={{ borderColor: show.colour }}>
+      <header className={`show-page__head${show.artwork ? " show-page__head--art" : ""}`} style={{ borderColor: show.colour }}>
+        {show.artwork && (
+          <img
+            className="show-page__art"
+            src={mediaUrlFor(show.artwork, 640)}
+            srcSet={mediaSrcSet(show.artwork)}
+            sizes="(min-width: 720px) 200px, 40vw"
+            alt={`Artwork for ${show.name}`}
+            width={200}
+            height={200}
+          />
+        )}
         <p className="caption">
           <Link to="/schedule">SCHEDULE</Link>
         </p>
@@ -103,6 +124,16 @@ export default function ShowPage() {
               </li>
             ))}
           </ol>
+        )}
+      </section>
+      <section className="section" aria-labelledby="show-episodes">
+        <h2 id="show-episodes" className="section-title">
+          EPISODES
+        </h2>
+        {episodes.length === 0 ? (
+          <p className="muted">No episodes of this show yet.</p>
+        ) : (
+          <PodcastCardList episodes={episodes} label={`Episodes of ${show.name}`} />
         )}
       </section>
     </div>

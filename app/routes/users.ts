@@ -26,5 +26,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const result = await registerThroughApi(readRegistration(body as Record<string, unknown>), context.clientIp);
   if (result.ok) return Response.json(result.user, { status: 201 });
-  return Response.json({ msg: result.msg }, { status: result.status });
+  return Response.json({ msg: result.message }, { status: result.status });
 }

@@ -1,4 +1,3 @@
-import "~/styles/news.css";
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CategoryMenu, categoryHref } from "~/components/CategoryMenu";

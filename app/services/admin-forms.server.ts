@@ -36,7 +36,10 @@ async function readPart(data: AsyncIterable<Uint8Array>, limit: number): Promise
 
 /**
  * Reads an admin form (urlencoded or multipart) with bounded memory: files up
- * to the image size limit, text fields up to 64 KB, at most 40 parts. A body
+ * to the image size limit, text fields up to 64 KB, at most 40 parts. Files
+ * here are images, kept in memory: at most 10 MB each and re-encoded by sharp,
+ * which decodes them whole anyway (episode audio streams to disk instead, see
+ * readEpisodeForm). A body
  * that is not a complete form, or text with control characters or invalid
  * UTF-8, is refused with an AdminFormError.
  */

@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { parseBuffer } from "music-metadata";
+import { openAsBlob } from "node:fs";
+import { parseBlob } from "music-metadata";
+import type { StagedFile } from "./temp-files.server";
 import { formatBytes, MAX_AUDIO_BYTES, UploadError } from "./uploads.server";
 
 export interface AudioFormat {
@@ -36,29 +35,34 @@ export function detectAudioFormat(bytes: Buffer): AudioFormat | null {
 }
 
 export interface PreparedAudio extends AudioFormat {
-  data: Buffer;
   durationSeconds: number;
 }
 
-/** Checks an uploaded episode and reads its length from the file itself. */
-export async function prepareAudio(input: Buffer): Promise<PreparedAudio> {
-  if (input.length === 0) throw new UploadError("The audio file is empty.");
-  if (input.length > MAX_AUDIO_BYTES) {
-    throw new UploadError(`The audio file is too large (${formatBytes(input.length)}); the limit is ${formatBytes(MAX_AUDIO_BYTES)}.`);
+/**
+ * Checks a staged episode upload and reads its length from the file itself:
+ * the format from its first bytes, the duration by reading the file from disk
+ * (random access, so only the headers and frames needed are read).
+ */
+export async function prepareAudio(input: StagedFile): Promise<PreparedAudio> {
+  if (input.size === 0) throw new UploadError("The audio file is empty.");
+  if (input.size > MAX_AUDIO_BYTES) {
+    throw new UploadError(`The audio file is too large (${formatBytes(input.size)}); the limit is ${formatBytes(MAX_AUDIO_BYTES)}.`);
   }
-  const format = detectAudioFormat(input);
+  const format = detectAudioFormat(input.head);
   if (!format) throw new UploadError("That file is not audio we accept: upload an MP3, M4A, WAV, FLAC or AIFF file.");
   let duration: number | undefined;
   try {
-    const metadata = await parseBuffer(input, { mimeType: format.contentType, size: input.length }, { duration: true });
-    duration = metadata.format.duration;
+    // A Blob backed by the file: read in slices where the parser looks. The type we detected
+    // picks the parser (the temp file has no extension to go by).
+    const file = await openAsBlob(input.path, { type: format.contentType });
+    duration = (await parseBlob(file, { duration: true })).format.duration;
   } catch {
     duration = undefined;
   }
   if (!duration || !Number.isFinite(duration) || duration <= 0) {
     throw new UploadError("The audio file could not be read (it may be damaged or truncated); please upload another file.");
   }
-  return { ...format, data: input, durationSeconds: Math.max(1, Math.round(duration)) };
+  return { ...format, durationSeconds: Math.max(1, Math.round(duration)) };
 }
 
 // ---------------------------------------------------------------- listening copies
@@ -107,41 +111,37 @@ interface LoudnessMeasurement {
 }
 
 /**
- * Encodes a lossless upload to an MP3 listening copy at -16 LUFS with
- * ffmpeg's loudnorm in two passes (measure, then a linear gain with those
- * measurements, which lands on the target instead of near it).
+ * Encodes a lossless original (a file on disk) to an MP3 listening copy at
+ * -16 LUFS with ffmpeg's loudnorm in two passes (measure, then a linear gain
+ * with those measurements, which lands on the target instead of near it).
+ * ffmpeg reads and writes the files itself, so neither passes through memory.
  * `onProgress` gets 0-100.
  */
-export async function encodeListeningCopy(input: Buffer, durationSeconds: number, onProgress: (percent: number) => void = () => {}): Promise<Buffer> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "listening-copy-"));
-  const source = path.join(dir, "source");
-  const output = path.join(dir, "listening.mp3");
+export async function encodeListeningCopy(
+  source: string,
+  output: string,
+  durationSeconds: number,
+  onProgress: (percent: number) => void = () => {},
+): Promise<void> {
   const { integrated, truePeak, range } = LISTENING_LOUDNESS;
   const report = (pass: 0 | 1) => (seconds: number) =>
     onProgress(Math.min(99, Math.round(pass * 50 + (Math.min(seconds, durationSeconds) / Math.max(durationSeconds, 1)) * 50)));
-  try {
-    await fs.writeFile(source, input);
-    const measured = await runFfmpeg(
-      ["-i", source, "-af", `loudnorm=I=${integrated}:TP=${truePeak}:LRA=${range}:print_format=json`, "-f", "null", "-"],
-      report(0),
-    );
-    const json = /\{[^{}]*"input_i"[^{}]*\}/.exec(measured);
-    if (!json) throw new Error("ffmpeg did not report the loudness it measured");
-    const m = JSON.parse(json[0]) as LoudnessMeasurement;
-    // A silent file measures -inf: there is nothing to normalise, so only encode it.
-    const silent = !Number.isFinite(Number(m.input_i));
-    const filter = silent
-      ? "anull"
-      : `loudnorm=I=${integrated}:TP=${truePeak}:LRA=${range}:measured_I=${m.input_i}:measured_TP=${m.input_tp}:measured_LRA=${m.input_lra}:measured_thresh=${m.input_thresh}:offset=${m.target_offset}:linear=true`;
-    // loudnorm works at 192 kHz internally; resample to 44.1 kHz for the MP3.
-    await runFfmpeg(
-      ["-i", source, "-af", filter, "-ar", "44100", "-c:a", "libmp3lame", "-b:a", LISTENING_BITRATE, "-map_metadata", "-1", "-y", output],
-      report(1),
-    );
-    const copy = await fs.readFile(output);
-    onProgress(100);
-    return copy;
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
+  const measured = await runFfmpeg(
+    ["-i", source, "-af", `loudnorm=I=${integrated}:TP=${truePeak}:LRA=${range}:print_format=json`, "-f", "null", "-"],
+    report(0),
+  );
+  const json = /\{[^{}]*"input_i"[^{}]*\}/.exec(measured);
+  if (!json) throw new Error("ffmpeg did not report the loudness it measured");
+  const m = JSON.parse(json[0]) as LoudnessMeasurement;
+  // A silent file measures -inf: there is nothing to normalise, so only encode it.
+  const silent = !Number.isFinite(Number(m.input_i));
+  const filter = silent
+    ? "anull"
+    : `loudnorm=I=${integrated}:TP=${truePeak}:LRA=${range}:measured_I=${m.input_i}:measured_TP=${m.input_tp}:measured_LRA=${m.input_lra}:measured_thresh=${m.input_thresh}:offset=${m.target_offset}:linear=true`;
+  // loudnorm works at 192 kHz internally; resample to 44.1 kHz for the MP3. "-f mp3": the output's name may have no extension.
+  await runFfmpeg(
+    ["-i", source, "-af", filter, "-ar", "44100", "-c:a", "libmp3lame", "-b:a", LISTENING_BITRATE, "-map_metadata", "-1", "-f", "mp3", "-y", output],
+    report(1),
+  );
+  onProgress(100);
 }

@@ -16,6 +16,7 @@ describe("loadConfig", () => {
     expect(config.stationTimezone).toBe("Asia/Jakarta");
     expect(config.newsApiUrl).toMatch(/^https:\/\//);
     expect(config.station.name).toBe("SPIN RADIO");
+    expect(config.logLevel).toBe("info");
   });
 
   it("reads every setting", () => {
@@ -82,6 +83,7 @@ describe("loadConfig", () => {
     [{ STATION_ACCENT_COLOR: "red" }, "STATION_ACCENT_COLOR must be a colour"],
     [{ STATION_EMAIL: "<script>@x" }, "STATION_EMAIL must be an email address"],
     [{ STATION_SOCIAL_LINKS: "Instagram" }, "STATION_SOCIAL_LINKS must be"],
+    [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ])("refuses %j with one clear line", (env, message) => {
     let error: unknown;
     try {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { LOG_LEVELS, type LogLevel } from "./log.server";
 import { singleton, setSingleton } from "./singleton.server";
 
 /** A bad configuration value: the server prints the message as one line and exits. */
@@ -52,11 +53,15 @@ export interface AppConfig {
   orphanGraceSeconds: number;
   /** Song history older than this many days is pruned (HISTORY_DAYS). */
   historyDays: number;
+  /** Hours of the live stream kept for rewinding and show archives (REWIND_HOURS); 0 records nothing. */
+  rewindHours: number;
   /** Fill an empty station with the bundled demo content on first start. */
   seedContent: boolean;
   /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
   embedAllowedHosts: string[];
   station: StationIdentity;
+  /** The least severe log lines written (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevel;
 }
 
 type Env = Record<string, string | undefined>;
@@ -137,6 +142,13 @@ function pin(env: Env, name: string, pattern: RegExp, rule: string): string | nu
   if (value === undefined || value === "") return null;
   if (!pattern.test(value)) throw new ConfigError(`${name} must be ${rule}`);
   return value;
+}
+
+function logLevel(env: Env): LogLevel {
+  const value = text(env, "LOG_LEVEL")?.toLowerCase() ?? "info";
+  const level = LOG_LEVELS.find((name) => name === value);
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${value}")`);
+  return level;
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
@@ -228,6 +240,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseConnectRetries: wholeNumber(env, "DB_CONNECT_RETRIES", 0, 100),
     orphanGraceSeconds: wholeNumber(env, "ORPHAN_GRACE_SECONDS", 3600, 7 * 24 * 3600),
     historyDays: historyDays(env),
+    // A week at most: at 128 kb/s that is about 10 GB of storage.
+    rewindHours: wholeNumber(env, "REWIND_HOURS", 6, 168),
     s3: s3(env),
     sessionSecret,
     adminPin: pin(env, "ADMIN_PIN", /^\d{6}$/, "exactly 6 digits"),
@@ -242,6 +256,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 10),
     embedAllowedHosts: embedHosts(env),
     station: station(env),
+    logLevel: logLevel(env),
   };
 }
 

@@ -1,4 +1,5 @@
 import { v5 as uuidv5 } from "uuid";
+import { artworkKey, mediaUrl } from "~/utils/media";
 import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone";
 
 /*
@@ -27,6 +28,20 @@ export interface PodcastChannel {
   guid: string;
   /** Set once the feed moved to a new public address: where apps should now subscribe. */
   newFeedUrl: string | null;
+  /** Airings around now as podcast:liveItem (apps that support it show the station live). */
+  liveItems?: PodcastLiveItem[];
+}
+
+export interface PodcastLiveItem {
+  guid: string;
+  status: "pending" | "live" | "ended";
+  start: Date;
+  end: Date;
+  title: string;
+  description: string;
+  /** The live stream (the enclosure) and the page to listen on (podcast:contentLink). */
+  streamUrl: string;
+  link: string;
 }
 
 export interface PodcastPerson {
@@ -94,7 +109,7 @@ function element(name: string, text: string, indent: string): string {
   return `${indent}<${name}>${escapeXml(text)}</${name}>`;
 }
 
-export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): string {
+function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): string {
   const c = channel;
   const category = c.category.subcategory
     ? `    <itunes:category text="${escapeXml(c.category.name)}">\n      <itunes:category text="${escapeXml(c.category.subcategory)}"/>\n    </itunes:category>`
@@ -134,6 +149,17 @@ export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): 
     // Locked with the owner's address: a directory only lets the owner move the feed elsewhere.
     c.ownerEmail ? `    <podcast:locked owner="${escapeXml(c.ownerEmail)}">yes</podcast:locked>` : element("podcast:locked", "no", "    "),
     element("podcast:medium", "podcast", "    "),
+    ...(c.liveItems ?? []).flatMap((live) => [
+      `    <podcast:liveItem status="${live.status}" start="${live.start.toISOString()}" end="${live.end.toISOString()}">`,
+      element("title", live.title, "      "),
+      element("description", live.description, "      "),
+      element("link", live.link, "      "),
+      `      <guid isPermaLink="false">${escapeXml(live.guid)}</guid>`,
+      // A stream has no length: 0, as the Podcasting 2.0 examples for live items do.
+      `      <enclosure url="${escapeXml(live.streamUrl)}" length="0" type="audio/mpeg"/>`,
+      `      <podcast:contentLink href="${escapeXml(live.link)}">Listen live</podcast:contentLink>`,
+      "    </podcast:liveItem>",
+    ]),
     ...items.flatMap((item) => [
       "    <item>",
       element("title", item.title, "      "),
@@ -167,6 +193,107 @@ export function buildPodcastRss(channel: PodcastChannel, items: PodcastItem[]): 
     "",
   ];
   return lines.join("\n");
+}
+
+/** A stored file as the feed needs it: its media URL comes from its key. */
+interface FeedFile {
+  key: string;
+  contentType: string;
+  artworkSize: number | null;
+}
+
+/** A published episode with its audio's stored byte length (episodes without stored audio are left out by the caller). */
+export interface FeedEpisode {
+  id: number;
+  guid: string;
+  title: string;
+  description: string;
+  publishedAt: Date;
+  durationSeconds: number;
+  audio: FeedFile;
+  audioSize: number;
+  cover: FeedFile;
+  transcript: FeedFile | null;
+  chapters: unknown;
+  seasonNumber: number | null;
+  episodeNumber: number | null;
+  credits: { role: string; crewMember: { name: string; image: FeedFile } }[];
+}
+
+export type PodcastFeed = { redirectTo: string } | { xml: string };
+
+// Apple Podcasts category for a campus station's talk shows.
+const FEED_CATEGORY = { name: "Society & Culture" };
+const FEED_LANGUAGE = "id";
+
+/** The URL of a stored image's square JPEG for podcast apps, or null when it has none. */
+function artworkUrl(baseUrl: string, file: { key: string; artworkSize: number | null }): string | null {
+  return file.artworkSize ? `${baseUrl}${mediaUrl({ key: artworkKey(file.key) })}` : null;
+}
+
+/** Where podcast apps fetch an episode's JSON chapters. */
+function chaptersPath(episodeId: number): string {
+  return `/podcast/chapters/${episodeId}`;
+}
+
+/** The podcast's RSS document for the station at `baseUrl` (its canonical origin). */
+export function podcastFeedXml(
+  feed: {
+    baseUrl: string;
+    station: { name: string; tagline: string };
+    ownerEmail: string | null;
+    guid: string;
+    newFeedUrl: string | null;
+    liveItems?: PodcastLiveItem[];
+  },
+  episodes: FeedEpisode[],
+): string {
+  const { baseUrl, station } = feed;
+  const items: PodcastItem[] = episodes.map((episode) => {
+    const transcriptType = episode.transcript?.contentType;
+    return {
+      guid: episode.guid,
+      title: episode.title,
+      description: episode.description,
+      link: `${baseUrl}/play/${episode.id}`,
+      publishedAt: episode.publishedAt,
+      audio: { url: `${baseUrl}${mediaUrl(episode.audio)}`, length: episode.audioSize, type: episode.audio.contentType },
+      durationSeconds: episode.durationSeconds,
+      // Only the square JPEG: directories refuse WebP; without one the show's artwork applies.
+      imageUrl: artworkUrl(baseUrl, episode.cover),
+      transcript:
+        episode.transcript && (transcriptType === "text/vtt" || transcriptType === "application/x-subrip")
+          ? { url: `${baseUrl}${mediaUrl(episode.transcript)}`, type: transcriptType, language: FEED_LANGUAGE }
+          : null,
+      chaptersUrl: Array.isArray(episode.chapters) && episode.chapters.length > 0 ? `${baseUrl}${chaptersPath(episode.id)}` : null,
+      people: episode.credits.map((credit) => ({
+        name: credit.crewMember.name,
+        role: credit.role,
+        href: `${baseUrl}/CrewSpin`,
+        img: artworkUrl(baseUrl, credit.crewMember.image),
+      })),
+      season: episode.seasonNumber,
+      episode: episode.episodeNumber,
+    };
+  });
+  return buildPodcastRss(
+    {
+      title: station.name,
+      description: station.tagline,
+      link: `${baseUrl}/listen`,
+      feedUrl: `${baseUrl}/podcast.xml`,
+      language: FEED_LANGUAGE,
+      // Always our own square JPEG: STATION_LOGO_URL may be any format or size.
+      imageUrl: `${baseUrl}/podcast-artwork.jpg`,
+      author: station.name,
+      ownerEmail: feed.ownerEmail,
+      category: FEED_CATEGORY,
+      guid: feed.guid,
+      newFeedUrl: feed.newFeedUrl,
+      liveItems: feed.liveItems,
+    },
+    items,
+  );
 }
 
 // ---------------------------------------------------------------- iCalendar

@@ -8,11 +8,24 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+// Expired counters count as absent (a new window starts at 1), so deleting them changes nothing but
+// the table's size: every key an address or a guessed email ever used would otherwise stay forever.
+const PRUNE_EVERY_MS = 60_000;
+let lastPrune = 0;
+
+/** Deletes the counters whose window ended; each instance does it at most once a minute, on a write. */
+async function pruneExpired(): Promise<void> {
+  if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+  lastPrune = Date.now();
+  await db().$executeRaw`DELETE FROM "RateLimit" WHERE "resetAt" <= now()`;
+}
+
 /**
  * Counts one attempt against `key` in a fixed window. Counters live in
  * PostgreSQL, so every app instance behind a load balancer shares them.
  */
 export async function hitRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+  await pruneExpired();
   const rows = await db().$queryRaw<{ count: number; resetAt: Date }[]>`
     INSERT INTO "RateLimit" ("key", "count", "resetAt")
     VALUES (${key}, 1, now() + ${windowMs} * interval '1 millisecond')

@@ -25,10 +25,10 @@ const SESSION_DAYS = 30;
  * everywhere" deletes every row of the account. A cookie whose row is gone
  * reads as a brand-new session and is never given its old id again.
  */
-export function listenerSessionStorage(): SessionStorage<Partial<ListenerSessionData>, ListenerFlash> {
-  return singleton("listenerSessionStorage", () => {
+function listenerCookie() {
+  return singleton("listenerCookie", () => {
     const config = getConfig();
-    const cookie = createCookie("__session", {
+    return createCookie("__session", {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
@@ -36,6 +36,18 @@ export function listenerSessionStorage(): SessionStorage<Partial<ListenerSession
       secrets: [config.sessionSecret!],
       maxAge: 60 * 60 * 24 * SESSION_DAYS,
     });
+  });
+}
+
+/** The id of the session row this request's signed `__session` cookie names, or null. */
+export async function listenerSessionId(request: Request): Promise<string | null> {
+  const id: unknown = await listenerCookie().parse(request.headers.get("Cookie"));
+  return typeof id === "string" && id !== "" ? id : null;
+}
+
+export function listenerSessionStorage(): SessionStorage<Partial<ListenerSessionData>, ListenerFlash> {
+  return singleton("listenerSessionStorage", () => {
+    const cookie = listenerCookie();
     const expiry = (expires: Date | undefined) => expires ?? new Date(Date.now() + SESSION_DAYS * 86_400_000);
     const userOf = (data: Record<string, unknown>) => (typeof data.userId === "string" ? data.userId : null);
     const base = createSessionStorage<Partial<ListenerSessionData>, ListenerFlash>({

@@ -10,7 +10,7 @@ import type { AppConfig } from "./config.server";
 import { assertDatabaseReachable } from "./database-check.server";
 import { applyMigrations } from "./migrations.server";
 import { startStationDatabase } from "./station-database.server";
-import { createStorage, type Storage } from "./storage.server";
+import { collectBytes, createStorage, type Storage } from "./storage.server";
 
 /**
  * A whole station in one .tar.gz: every row of every table (JSON lines, one
@@ -22,8 +22,11 @@ import { createStorage, type Storage } from "./storage.server";
 const FORMAT = "spin-radio-station-archive";
 const VERSION = 1;
 const MANIFEST = "manifest.json";
-// Not station data: the migrations bookkeeping, and socket.io's transient broadcast payloads.
-const SKIPPED_TABLES = new Set(["_prisma_migrations", "socket_io_attachments"]);
+// Not station data: the migrations bookkeeping, socket.io's transient broadcast payloads, and the
+// rolling rewind buffer (hours of the live stream that the new home records afresh; show
+// recordings and their episodes do move).
+const SKIPPED_TABLES = new Set(["_prisma_migrations", "socket_io_attachments", "RewindSegment"]);
+const SKIPPED_KEY_PREFIX = "rewind/";
 const INSERT_BATCH = 500;
 
 export class ArchiveError extends Error {
@@ -80,7 +83,7 @@ async function appliedMigrations(client: pg.ClientBase): Promise<string[]> {
 
 async function listKeys(storage: Storage): Promise<string[]> {
   const keys: string[] = [];
-  for await (const key of storage.list()) keys.push(key);
+  for await (const key of storage.list()) if (!key.startsWith(SKIPPED_KEY_PREFIX)) keys.push(key);
   return keys.sort();
 }
 
@@ -201,12 +204,6 @@ async function* entries(file: string): AsyncGenerator<ArchiveEntry> {
   }
 }
 
-async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
 async function hashOf(body: AsyncIterable<Buffer>): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of body) hash.update(chunk);
@@ -220,7 +217,7 @@ async function verifyArchive(file: string): Promise<Manifest> {
   for await (const entry of entries(file)) {
     if (entry.name === MANIFEST) {
       try {
-        manifest = JSON.parse((await readAll(entry.body)).toString("utf8")) as Manifest;
+        manifest = JSON.parse((await collectBytes(entry.body)).toString("utf8")) as Manifest;
       } catch {
         throw new ArchiveError(`${file} is not a station archive (its manifest is not JSON)`);
       }
@@ -304,7 +301,7 @@ export async function importStation({
     for await (const entry of entries(file)) {
       if (!expectedFiles.has(entry.name)) continue;
       const key = entry.name.slice("files/".length);
-      await storage.put(key, await readAll(entry.body), CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
+      await storage.put(key, await collectBytes(entry.body), CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
       written.push(key);
     }
 
@@ -313,7 +310,7 @@ export async function importStation({
     for await (const entry of entries(file)) {
       const table = /^rows\/(.+)\.jsonl$/.exec(entry.name)?.[1];
       if (table && manifest.tables.some((t) => t.name === table)) {
-        rowsByTable.set(table, (await readAll(entry.body)).toString("utf8").split("\n").filter(Boolean));
+        rowsByTable.set(table, (await collectBytes(entry.body)).toString("utf8").split("\n").filter(Boolean));
       }
     }
     await client.query("BEGIN");

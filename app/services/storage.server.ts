@@ -9,6 +9,11 @@ export interface StoredObjectInfo {
 export interface Storage {
   readonly kind: "folder" | "s3";
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a file from the local disk as a stream (episode audio: never whole in memory).
+   * Like `put`, the object appears whole or not at all.
+   */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
   /** Resolves to null when the key does not exist. */
   stat(key: string): Promise<StoredObjectInfo | null>;
   /** `range.end` is inclusive. Rejects when the key does not exist. */
@@ -72,4 +77,19 @@ export function getStorage(): Storage {
 
 export function setStorage(storage: Storage | undefined): void {
   setSingleton("storage", storage);
+}
+
+/**
+ * A stored object's whole bytes, for small objects only (an image, a segment of a few seconds, an
+ * archive's manifest): audio files are streamed, never read whole.
+ */
+export async function readStoredBytes(key: string): Promise<Buffer> {
+  return collectBytes(await getStorage().read(key));
+}
+
+/** Every chunk of a stream in one buffer (small bodies only; see readStoredBytes). */
+export async function collectBytes(body: AsyncIterable<Buffer | string | Uint8Array>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
 }

@@ -56,6 +56,8 @@ export interface IcyFollowHandlers {
   onConnected(): void;
   /** A (possibly unchanged) title from the stream, decoded; null when the stream names none. */
   onTitle(title: string | null): void;
+  /** The stream's audio bytes as they arrive, without the ICY metadata (for recording). */
+  onAudio?(bytes: Uint8Array): void;
 }
 
 // With no audio for this long, the connection is treated as dead (Icecast keeps a socket open on some failures).
@@ -120,6 +122,7 @@ export async function followIcyStream(url: string, handlers: IcyFollowHandlers, 
             }
           } else {
             const take = Math.min(audioLeft, value.length - at);
+            handlers.onAudio?.(value.subarray(at, at + take));
             audioLeft -= take;
             at += take;
             if (audioLeft === 0) expectLength = true;

@@ -1,3 +1,7 @@
+import { AUDIO_UPLOAD, IMAGE_UPLOAD } from "~/utils/forms/uploads";
+
+export { formatBytes } from "~/utils/forms/uploads";
+
 /**
  * A problem with what a person uploaded or typed: the message is shown to them
  * as is, and nothing was stored.
@@ -6,12 +10,9 @@ export class UploadError extends Error {
   name = "UploadError";
 }
 
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const MAX_AUDIO_BYTES = 200 * 1024 * 1024;
-
-export function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
-}
+// The forms' upload rules: the upload zones check a chosen file by the same limits.
+export const MAX_IMAGE_BYTES = IMAGE_UPLOAD.maxBytes;
+export const MAX_AUDIO_BYTES = AUDIO_UPLOAD.maxBytes;
 
 /** Storage could not take the file (unreachable or failing): nothing was saved, so the admin can simply retry. */
 export class StorageUnavailableError extends UploadError {

@@ -2,10 +2,11 @@
  * The one player of the site (browser only): the live stream and podcast
  * episodes, shown in the bar of the root layout, driven by the bar, the cards'
  * ▶ and the play page. Its audio elements live in the bar, so nothing stops
- * on client-side navigation. Only one of the two sounds at a time.
+ * on client-side navigation. Only one of the two sounds at a time. The episode
+ * half (./player-episodes.ts) is loaded on the first episode cued or played.
  */
 import { claimAudioFocus, onAudioFocusLost } from "./audio-focus";
-import { reportPlay } from "./plays";
+import type { CueOptions, EpisodeEngine } from "./player-episodes";
 
 export type LiveStatus = "idle" | "connecting" | "playing" | "buffering" | "reconnecting" | "offline";
 
@@ -57,10 +58,6 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const WATCHDOG_EVERY_MS = 1_000;
 const FROZEN_AFTER_MS = 6_000;
 const BACK_ON_AIR_MS = 4_000;
-const SAVE_EVERY_MS = 5_000;
-const SERVER_SAVE_EVERY_MS = 15_000;
-// Closer than this to either end, there is nothing worth resuming.
-const RESUME_MARGIN_SECONDS = 5;
 /** An episode counts as played once this share of it has been heard. */
 export const PLAYED_SHARE = 0.95;
 export const SPEEDS = [0.75, 1, 1.25, 1.5, 2];
@@ -71,8 +68,8 @@ export function reconnectDelay(attempt: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
-const positionKey = (id: number) => `episode-position:${id}`;
-const playedKey = (id: number) => `episode-played:${id}`;
+export const positionKey = (id: number) => `episode-position:${id}`;
+export const playedKey = (id: number) => `episode-played:${id}`;
 
 function readStorage(key: string): string | null {
   try {
@@ -81,7 +78,7 @@ function readStorage(key: string): string | null {
     return null; // storage may be disabled (private mode, policies)
   }
 }
-function writeStorage(key: string, value: string | null): void {
+export function writeStorage(key: string, value: string | null): void {
   try {
     if (value === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, value);
@@ -100,6 +97,16 @@ export function isPlayedHere(id: number): boolean {
 }
 
 type Listener = () => void;
+
+/** What the episode half needs of the player. */
+export interface EpisodeHost {
+  getState(): PlayerState;
+  set(change: Partial<PlayerState>): void;
+  wantsLive(): boolean;
+  stopLive(): void;
+  claimFocus(): void;
+  signedIn(): boolean;
+}
 
 class Player {
   private state: PlayerState = {
@@ -124,14 +131,10 @@ class Player {
   private lastLiveTimeAt = 0;
   private backOnAirAt = 0;
   private signedIn = false;
-  private pendingStart: number | null = null;
   private pendingCue: (() => void) | null = null;
-  // Seconds of the current episode really heard (playback added up, seeks not): TRENDING counts
-  // a play only once enough was heard (app/utils/plays.ts decides how much).
-  private heard = { episodeId: 0, seconds: 0, lastTime: null as number | null };
-  private lastSaved = 0;
-  private lastServerSaved = 0;
-  private lastPositionState = 0;
+  private episodes: EpisodeEngine | null = null;
+  private episodesLoading: Promise<EpisodeEngine> | null = null;
+  private loadEpisodeControls: () => Promise<unknown> = () => Promise.resolve();
 
   subscribe = (listener: Listener) => {
     this.listeners.add(listener);
@@ -147,19 +150,25 @@ class Player {
   private setLive(change: Partial<PlayerState["live"]>) {
     this.set({ live: { ...this.state.live, ...change } });
   }
-  private setEpisode(change: Partial<EpisodeState>) {
-    if (this.state.episode) this.set({ episode: { ...this.state.episode, ...change } });
-  }
 
   // ---------------------------------------------------------------- setup
 
   /** The bar hands over its audio elements once mounted; returns the detach function. */
-  attach(live: HTMLAudioElement, episode: HTMLAudioElement, options: { signedIn: boolean; nowPlaying: NowPlaying }): () => void {
+  attach(
+    live: HTMLAudioElement,
+    episode: HTMLAudioElement,
+    options: {
+      signedIn: boolean;
+      nowPlaying: NowPlaying;
+      /** The bar's episode controls, loaded with the episode half. */ loadEpisodeControls?: () => Promise<unknown>;
+    },
+  ): () => void {
     this.liveEl = live;
     this.episodeEl = episode;
     this.signedIn = options.signedIn;
+    this.loadEpisodeControls = options.loadEpisodeControls ?? (() => Promise.resolve());
     this.setLive({ nowPlaying: options.nowPlaying });
-    const cleanups = [this.bindLive(live), this.bindEpisode(episode)];
+    const cleanups = [this.bindLive(live)];
     const online = () => {
       if (!this.wantsLive) return;
       this.attempt = 0;
@@ -172,7 +181,7 @@ class Player {
       this.teardownLive();
       this.setLive({ status: "offline", retryAt: null });
     };
-    const pagehide = () => this.saveProgress(true);
+    const pagehide = () => this.episodes?.saveProgress(true);
     window.addEventListener("online", online);
     window.addEventListener("offline", offline);
     window.addEventListener("pagehide", pagehide);
@@ -194,6 +203,8 @@ class Player {
       unfocus();
       clearInterval(this.watchdog);
       this.clearLiveTimers();
+      this.episodes?.detach();
+      this.episodes = this.episodesLoading = null;
       this.liveEl = this.episodeEl = null;
     };
   }
@@ -336,174 +347,67 @@ class Player {
 
   // ---------------------------------------------------------------- episodes
 
+  private host: EpisodeHost = {
+    getState: () => this.state,
+    set: (change) => this.set(change),
+    wantsLive: () => this.wantsLive,
+    stopLive: () => this.stopLive(),
+    claimFocus: () => claimAudioFocus(FOCUS_OWNER),
+    signedIn: () => this.signedIn,
+  };
+
+  /**
+   * Runs `use` with the episode half: at once when it is there, else once it has loaded. `load`
+   * starts loading it (cueing or playing an episode); the other controls only act on an episode
+   * that is already loaded, so without one they wait for a load in progress or do nothing.
+   */
+  private withEpisodes(use: (episodes: EpisodeEngine) => void, load = false) {
+    if (this.episodes) return use(this.episodes);
+    const element = this.episodeEl;
+    if (!this.episodesLoading && load && element) {
+      // The bar's controls arrive together with the logic: the bar never shows an episode without them.
+      this.episodesLoading = Promise.all([import("./player-episodes"), this.loadEpisodeControls()]).then(
+        ([{ EpisodeEngine }]) => {
+          if (this.episodeEl !== element) throw new Error("The player bar went away");
+          this.episodes = new EpisodeEngine(element, this.host);
+          return this.episodes;
+        },
+        (error: unknown) => {
+          // Offline, or a new deployment removed the chunk: the next ▶ tries again.
+          this.episodesLoading = null;
+          throw error;
+        },
+      );
+    }
+    this.episodesLoading?.then(use, () => {});
+  }
+
   /** Loads an episode into the bar without playing it (the play page does this), unless something else is loaded and playing. */
-  cueEpisode(info: EpisodeInfo, options: { startAt?: number | null; serverPosition?: number | null; autoplay?: boolean } = {}) {
+  cueEpisode(info: EpisodeInfo, options: CueOptions = {}) {
     // The page's effects run before the bar's (it comes later in the layout): cue once the bar is there.
     if (!this.episodeEl) {
       this.pendingCue = () => this.cueEpisode(info, options);
       return;
     }
-    const current = this.state.episode;
-    if (current?.info.id === info.id) {
-      if (options.startAt) this.seek(options.startAt);
-      if (options.autoplay) this.playEpisode(info);
-      return;
-    }
-    if (current?.playing) return;
-    this.load(info, options.startAt ?? options.serverPosition ?? null);
-    if (!this.wantsLive) this.set({ showing: "episode" });
-    if (options.autoplay) this.playEpisode(info);
+    this.withEpisodes((episodes) => episodes.cue(info, options), true);
+  }
+
+  /** Loads the episode half ahead of a likely ▶ (pointer over it, touch, focus), so the press plays at once. */
+  prepareEpisodes() {
+    this.withEpisodes(() => {}, true);
   }
 
   /** Starts (or resumes) an episode in the bar: the live stream stops. */
-  playEpisode = (info: EpisodeInfo) => {
-    const element = this.episodeEl;
-    if (!element) return;
-    if (this.state.episode?.info.id !== info.id) {
-      this.load(info, null);
-      if (this.signedIn) void this.fetchServerPosition(info.id);
-    }
-    if (this.wantsLive) this.stopLive();
-    claimAudioFocus(FOCUS_OWNER);
-    this.set({ showing: "episode" });
-    element.playbackRate = this.state.speed;
-    void element.play().catch(() => this.setEpisode({ playing: false, buffering: false }));
-  };
-
-  toggleEpisode = () => {
-    const episode = this.state.episode;
-    if (!episode || !this.episodeEl) return;
-    if (this.episodeEl.paused) this.playEpisode(episode.info);
-    else this.episodeEl.pause();
-  };
-
-  seek = (seconds: number) => {
-    const element = this.episodeEl;
-    if (!element || !this.state.episode) return;
-    const duration = Number.isFinite(element.duration) ? element.duration : this.state.episode.duration;
-    const target = Math.max(0, Math.min(seconds, Math.max(0, duration - 0.5)));
-    if (element.readyState >= HTMLMediaElement.HAVE_METADATA) element.currentTime = target;
-    else this.pendingStart = target;
-    this.setEpisode({ position: target });
-  };
-
-  skip = (delta: number) => {
-    const element = this.episodeEl;
-    if (element && this.state.episode) this.seek(element.currentTime + delta);
-  };
+  playEpisode = (info: EpisodeInfo) => this.withEpisodes((episodes) => episodes.play(info), true);
+  toggleEpisode = () => this.withEpisodes((episodes) => episodes.toggle());
+  seek = (seconds: number) => this.withEpisodes((episodes) => episodes.seek(seconds));
+  skip = (delta: number) => this.withEpisodes((episodes) => episodes.skip(delta));
 
   setSpeed = (speed: number) => {
     if (!SPEEDS.includes(speed)) return;
     if (this.episodeEl) this.episodeEl.playbackRate = speed;
     this.set({ speed });
   };
-
-  private load(info: EpisodeInfo, startAt: number | null) {
-    const element = this.episodeEl;
-    if (!element) return;
-    this.saveProgress(true);
-    const resumeAt = startAt ?? savedPosition(info.id);
-    this.pendingStart = resumeAt !== null && resumeAt < info.durationSeconds - RESUME_MARGIN_SECONDS ? resumeAt : null;
-    element.src = info.audioUrl;
-    element.playbackRate = this.state.speed;
-    this.lastSaved = this.lastServerSaved = Date.now();
-    this.set({
-      episode: { info, playing: false, buffering: false, position: this.pendingStart ?? 0, duration: info.durationSeconds, played: isPlayedHere(info.id) },
-    });
-  }
-
-  private async fetchServerPosition(id: number) {
-    try {
-      const response = await fetch(`/episode-progress/${id}`, { headers: { Accept: "application/json" } });
-      if (!response.ok) return;
-      const body = (await response.json()) as { positionSeconds: number; played: boolean };
-      const element = this.episodeEl;
-      if (this.state.episode?.info.id !== id || !element) return;
-      if (body.played) this.setEpisode({ played: true });
-      // Only when the listener has not moved yet: the stored place is where they left off on any device.
-      if (body.positionSeconds > RESUME_MARGIN_SECONDS && element.currentTime < 2) this.seek(body.positionSeconds);
-    } catch {
-      // Offline or signed out meanwhile: this browser's position stays.
-    }
-  }
-
-  private saveProgress(force: boolean) {
-    const element = this.episodeEl;
-    const episode = this.state.episode;
-    if (!element || !episode || !element.getAttribute("src")) return;
-    const now = Date.now();
-    const { currentTime } = element;
-    const duration = Number.isFinite(element.duration) ? element.duration : episode.duration;
-    if (!force && now - this.lastSaved < SAVE_EVERY_MS) return;
-    this.lastSaved = now;
-    const finished = currentTime >= duration - RESUME_MARGIN_SECONDS;
-    const playedNow = duration > 0 && currentTime >= duration * PLAYED_SHARE;
-    if (playedNow && !episode.played) {
-      writeStorage(playedKey(episode.info.id), "1");
-      this.setEpisode({ played: true });
-    }
-    writeStorage(positionKey(episode.info.id), currentTime < RESUME_MARGIN_SECONDS || finished ? null : String(Math.floor(currentTime)));
-    if (this.signedIn && (force || playedNow !== episode.played || now - this.lastServerSaved >= SERVER_SAVE_EVERY_MS)) {
-      this.lastServerSaved = now;
-      const body = new URLSearchParams({ positionSeconds: String(Math.floor(finished ? 0 : currentTime)), played: String(playedNow || episode.played) });
-      fetch(`/episode-progress/${episode.info.id}`, { method: "POST", body, credentials: "same-origin", keepalive: true }).catch(() => {});
-    }
-  }
-
-  private countHeard(element: HTMLAudioElement): void {
-    const episode = this.state.episode;
-    if (!episode || this.heard.episodeId !== episode.info.id) return;
-    const step = this.heard.lastTime === null ? 0 : element.currentTime - this.heard.lastTime;
-    // timeupdate fires a few times a second; a bigger jump is a seek, not listening.
-    if (step > 0 && step < 3) this.heard.seconds += step;
-    this.heard.lastTime = element.currentTime;
-    if (!element.paused) reportPlay(episode.info.id, { heardSeconds: this.heard.seconds, durationSeconds: episode.duration });
-  }
-
-  private bindEpisode(element: HTMLAudioElement): () => void {
-    const handlers: Record<string, () => void> = {
-      loadedmetadata: () => {
-        if (Number.isFinite(element.duration)) this.setEpisode({ duration: element.duration });
-        if (this.pendingStart !== null) {
-          element.currentTime = this.pendingStart;
-          this.pendingStart = null;
-        }
-      },
-      play: () => {
-        const episode = this.state.episode;
-        if (!episode) return;
-        if (this.wantsLive) this.stopLive();
-        claimAudioFocus(FOCUS_OWNER);
-        if (this.heard.episodeId !== episode.info.id) this.heard = { episodeId: episode.info.id, seconds: 0, lastTime: null };
-        reportPlay(episode.info.id, { heardSeconds: this.heard.seconds, durationSeconds: episode.duration });
-        this.setEpisode({ playing: true });
-      },
-      playing: () => this.setEpisode({ playing: true, buffering: false }),
-      waiting: () => this.setEpisode({ buffering: true }),
-      pause: () => {
-        this.setEpisode({ playing: false, buffering: false });
-        this.saveProgress(true);
-      },
-      seeked: () => this.saveProgress(true),
-      ended: () => {
-        this.setEpisode({ playing: false, buffering: false, position: element.currentTime });
-        this.saveProgress(true);
-      },
-      seeking: () => {
-        this.heard.lastTime = null;
-      },
-      timeupdate: () => {
-        this.countHeard(element);
-        this.setEpisode({ position: element.currentTime });
-        this.saveProgress(false);
-        this.updatePositionState();
-      },
-    };
-    for (const [name, handler] of Object.entries(handlers)) element.addEventListener(name, handler);
-    return () => {
-      for (const [name, handler] of Object.entries(handlers)) element.removeEventListener(name, handler);
-    };
-  }
 
   // ---------------------------------------------------------------- Media Session
 
@@ -556,23 +460,6 @@ class Player {
     this.mediaSessionKey = key;
     navigator.mediaSession.metadata = metadata ? new MediaMetadata(metadata) : null;
     navigator.mediaSession.playbackState = playing ? "playing" : metadata ? "paused" : "none";
-  }
-
-  private updatePositionState() {
-    const element = this.episodeEl;
-    if (!element || !("mediaSession" in navigator) || this.state.showing !== "episode") return;
-    const now = Date.now();
-    if (now - this.lastPositionState < 1000 || !Number.isFinite(element.duration)) return;
-    this.lastPositionState = now;
-    try {
-      navigator.mediaSession.setPositionState({
-        duration: element.duration,
-        position: Math.min(element.currentTime, element.duration),
-        playbackRate: element.playbackRate,
-      });
-    } catch {
-      // Rejected values (e.g. a duration the browser has not settled yet).
-    }
   }
 
   station = { name: "", tagline: "", artworkUrl: "" };

@@ -34,5 +34,10 @@ export function safeRedirect(to: unknown, fallback: string): string {
     return fallback;
   }
   if (url.origin !== PROBE_ORIGIN) return fallback;
-  return url.pathname + url.search + url.hash;
+  const result = url.pathname + url.search + url.hash;
+  // Dot segments are resolved by the parse above: `/.//evil.example` or `/x/..//evil.example`
+  // come out as `//evil.example`, which a browser reads as another host. The answer must itself
+  // be a path that stays here when a browser follows it.
+  if (result.startsWith("//") || new URL(result, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return fallback;
+  return result;
 }

@@ -3,7 +3,6 @@
 // seeded bench server does not have, so they run against a second server in this process, on
 // its own database: BENCH_DATABASE_URL (a real PostgreSQL) or a throw-away embedded one.
 import fsp from "node:fs/promises";
-import { startServer } from "../../server/app";
 import { createSlot, expandAirings, listAirings, readProgramme, validateSlot, WEEKDAYS } from "~/models/schedule.server";
 import { createShow } from "~/models/shows.server";
 import { listSongHistory } from "~/models/song-history.server";
@@ -58,8 +57,13 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
     PUBLIC_PIN: "bench",
     SEED_CONTENT: "false",
     STATION_TIMEZONE: "Europe/Amsterdam",
+    LOG_LEVEL: "warn",
   });
-  const server = await startServer(config, { log: () => {} });
+  // React loads its development build (several times slower to render) unless NODE_ENV is
+  // "production" when the server's build is first imported; the station always runs with it.
+  process.env.NODE_ENV = "production";
+  const { startServer } = await import("../../server/app");
+  const server = await startServer(config);
   try {
     log(`programme: ${SHOWS} shows with weekly slots for a year`);
     const year = new Date().getUTCFullYear();

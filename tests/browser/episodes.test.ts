@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -127,6 +128,39 @@ describeInBrowser("publishing an episode and listening to it", () => {
     await screenshot(friend, "episode-play");
 
     for (const page of [admin, listener, friend]) await page.context().close();
+  });
+
+  it("asks a play page's episode only for the chapters and transcript it has (no 404 in the console)", async () => {
+    const [plain, withChapters] = await db().podcastEpisode.findMany({
+      where: { publishedAt: { lte: new Date() }, listeningReady: true, transcriptId: null },
+      orderBy: { id: "asc" },
+      take: 2,
+    });
+    await db().podcastEpisode.update({ where: { id: plain.id }, data: { chapters: Prisma.DbNull } });
+    await db().podcastEpisode.update({
+      where: { id: withChapters.id },
+      data: {
+        chapters: [
+          { startTime: 0, title: "Opening" },
+          { startTime: 30, title: "The talk" },
+        ],
+      },
+    });
+    const page = await newPage(browser, "desktop", { colorScheme: "dark" });
+    const problems: string[] = [];
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+    page.on("response", (response) => response.status() >= 400 && problems.push(`${response.status()} ${new URL(response.url()).pathname}`));
+
+    await page.goto(`${server.url}/play/${plain.id}`);
+    await page.waitForLoadState("networkidle");
+    expect(problems).toEqual([]);
+
+    await page.goto(`${server.url}/play/${withChapters.id}`);
+    await page.getByRole("heading", { name: "Chapters" }).waitFor();
+    await page.getByRole("button", { name: /The talk/ }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 
   it("uploads, edits and deletes an episode without JavaScript", async () => {

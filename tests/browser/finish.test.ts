@@ -26,7 +26,16 @@ const PUBLIC_ROUTES = [
   "/favorites",
   "/pin",
 ];
-const ADMIN_ROUTES = ["/dashboard-admin", "/chartcontentadmin", "/CrewAdmin", "/eventsAdmin", "/cardlistmoreadmin", "/episodes-admin"];
+const ADMIN_ROUTES = [
+  "/dashboard-admin",
+  "/chartcontentadmin",
+  "/CrewAdmin",
+  "/eventsAdmin",
+  "/schedule-admin",
+  "/cardlistmoreadmin",
+  "/episodes-admin",
+  "/recordings-admin",
+];
 
 type Theme = "dark" | "light";
 

@@ -62,6 +62,8 @@ describeInBrowser("the listener experience", () => {
     const player = page.locator(".live-player");
     await expect.poll(() => player.getAttribute("data-status"), { timeout: 15_000 }).toBe("playing");
     await expect.poll(() => page.locator(".live-player__now").textContent(), { timeout: 10_000 }).not.toMatch(/Connecting|Tap play/);
+    // The built-in demo stream is not recorded: no rewind button that could only fail.
+    expect(await page.getByRole("button", { name: "Rewind 30 seconds" }).count()).toBe(0);
     await page.evaluate(() => {
       (window as unknown as { __stream: Element | null }).__stream = document.querySelector("[data-testid=live-audio]");
     });
@@ -330,9 +332,9 @@ describeInBrowser("the listener experience", () => {
     await fs.writeFile("test-output/listen-js-size.json", JSON.stringify(report, null, 2));
     console.log(`/listen JavaScript: ${report.gzipKB} KB gzip in ${scripts.size} files (test-output/listen-js-size.json)`);
     expect([...scripts.keys()].some((url) => /Game|MemoryGame/.test(url))).toBe(false);
-    // The target is 100 KB (issue 14; `npm run bench` prints it as PASS/MISS). This guard stops
-    // growth: 106.7 KB after the programme's on-air and recent-songs panels joined the page.
-    expect(total).toBeLessThan(108 * 1024);
+    // Issue 14's budget (`npm run bench` prints it as PASS/MISS too): React, React DOM and the
+    // Remix runtime alone are about 85 KB of it, so every feature's first-load code counts.
+    expect(total).toBeLessThanOrEqual(100 * 1024);
     await page.context().close();
   });
 });

@@ -63,10 +63,35 @@ function coveredControls(page: Page, atEnd: boolean): Promise<string[]> {
   }, atEnd);
 }
 
+/**
+ * Waits until the page reserves the bar's current height: the bar grows when an episode's controls
+ * arrive (a lazily loaded chunk, later on a loaded machine) and the page's padding follows it.
+ */
+async function barSettled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const bar = document.querySelector<HTMLElement>(".live-player");
+      const reserved = document.documentElement.style.getPropertyValue("--player-height");
+      const state = window as unknown as { __barHeight?: string; __barSince?: number };
+      const now = `${bar?.offsetHeight}px|${reserved}`;
+      if (state.__barHeight !== now) {
+        state.__barHeight = now;
+        state.__barSince = performance.now();
+        return false;
+      }
+      return bar !== null && reserved === `${bar.offsetHeight}px` && performance.now() - (state.__barSince ?? 0) > 300;
+    },
+    undefined,
+    { timeout: 10_000, polling: 100 },
+  );
+}
+
 async function checkBothEnds(page: Page): Promise<string[]> {
+  await barSettled(page);
   const atTop = await coveredControls(page, false);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await page.waitForTimeout(150);
+  await barSettled(page);
   const atEnd = await coveredControls(page, true);
   return [...atTop.map((c) => `top: ${c}`), ...atEnd.map((c) => `end: ${c}`)];
 }

@@ -28,7 +28,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<C
   const { child, output, exit } = runServerProcess(env);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    const match = output().match(/on the air at (http:\/\/\S+)/);
+    const match = output().match(/on the air at (http:\/\/[^\s"]+)/);
     if (match) {
       return {
         child,

@@ -2,8 +2,11 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { startServer, type RunningServer } from "../../server/app";
+import pg from "pg";
+import { inject } from "vitest";
 import { loadConfig } from "~/services/config.server";
-import { createTestDatabase, type TestDatabase } from "./database";
+import { createTestDatabase, testDatabaseServerUrl, whenUnused, type TestDatabase } from "./database";
+import { seededTemplateNames } from "./seeded-station";
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -16,25 +19,63 @@ export interface TestServer extends RunningServer {
 
 /**
  * The real server (Express + Remix + socket.io) in this process, on a free
- * port, with its own database and data folder. `env` adds configuration.
+ * port, with its own database and data folder. `env` adds configuration; it
+ * logs warnings and errors only unless `env` sets LOG_LEVEL.
  */
-export async function startTestServer(
-  env: Record<string, string> = {},
-  options: { log?: (line: string) => void; database?: TestDatabase } = {},
-): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { database?: TestDatabase } = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-test-"));
+  // Seeding the bundled content (images re-encoded, WAV episodes encoded to MP3) takes seconds
+  // on every start: a station with the demo content and folder storage starts from a copy of one
+  // seeded once per test run instead. It is the same content the seeding writes (the seed does not
+  // depend on the other settings), found already there as after any restart.
+  const seededCopy = !options.database && env.SEED_CONTENT === "true" && !Object.keys(env).some((name) => name.startsWith("S3_"));
   // A database passed in (shared by several instances) is the caller's to drop.
-  const database = options.database ?? (await createTestDatabase());
-  return boot(env, dataDir, database, options.log ?? (() => {}), !options.database);
+  let database = options.database;
+  if (seededCopy) {
+    const template = await seededTemplate();
+    [database] = await Promise.all([createTestDatabase({ template: template.database }), fs.cp(template.dataDir, dataDir, { recursive: true })]);
+  }
+  database ??= await createTestDatabase();
+  return boot(env, dataDir, database, !options.database);
 }
 
-async function boot(
-  env: Record<string, string>,
-  dataDir: string,
-  database: TestDatabase,
-  log: (line: string) => void,
-  ownsDatabase: boolean,
-): Promise<TestServer> {
+let template: Promise<{ database: string; dataDir: string }> | null = null;
+
+/** The seeded station of this test run (database and data folder), built by the first worker that needs it. */
+function seededTemplate(): Promise<{ database: string; dataDir: string }> {
+  template ??= buildSeededTemplate().catch((error: unknown) => {
+    template = null;
+    throw error;
+  });
+  return template;
+}
+
+async function buildSeededTemplate(): Promise<{ database: string; dataDir: string }> {
+  const { database: name, dataDir } = seededTemplateNames(inject("testRunId"));
+  const admin = new pg.Client({ connectionString: testDatabaseServerUrl() });
+  await admin.connect();
+  try {
+    // Workers are separate processes: one builds, the others wait for it here.
+    await admin.query("SELECT pg_advisory_lock(hashtext($1))", [name]);
+    const existing = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (existing.rowCount === 0) {
+      // Built under other names and renamed when complete: a worker killed meanwhile leaves no half template.
+      await admin.query(`DROP DATABASE IF EXISTS "${name}_build" WITH (FORCE)`);
+      await fs.rm(`${dataDir}-build`, { recursive: true, force: true });
+      await fs.mkdir(`${dataDir}-build`);
+      const database = await createTestDatabase({ name: `${name}_build` });
+      const server = await boot({ SEED_CONTENT: "true" }, `${dataDir}-build`, database, false);
+      await server.close();
+      await whenUnused(admin, `ALTER DATABASE "${name}_build" RENAME TO "${name}"`);
+      await fs.rename(`${dataDir}-build`, dataDir);
+    }
+  } finally {
+    await admin.end();
+  }
+  return { database: name, dataDir };
+}
+
+async function boot(env: Record<string, string>, dataDir: string, database: TestDatabase, ownsDatabase: boolean): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "production",
     PORT: "0",
@@ -46,16 +87,17 @@ async function boot(
     SESSION_SECRET: "test-session-secret-0123456789",
     NEWS_API_URL: "http://127.0.0.1:9/unused",
     SEED_CONTENT: "false",
+    LOG_LEVEL: "warn",
     ...env,
   });
-  const server = await startServer(config, { log });
+  const server = await startServer(config);
   return {
     ...server,
     dataDir,
     database,
     async restart() {
       await server.close();
-      return boot(env, dataDir, database, log, ownsDatabase);
+      return boot(env, dataDir, database, ownsDatabase);
     },
     async stop() {
       await server.close();

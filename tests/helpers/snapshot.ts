@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
@@ -60,4 +61,9 @@ export function snapshotChanges(before: StationSnapshot, after: StationSnapshot)
 /** Fails with the list of changes when the database or storage differs from `before`. */
 export async function expectUnchangedSince(before: StationSnapshot, label = ""): Promise<void> {
   expect(snapshotChanges(before, await takeSnapshot()), label).toEqual([]);
+}
+
+/** What is in a server's upload temp folder (DATA_DIR/tmp/uploads): [] when every staged file was removed. */
+export async function stagedUploads(dataDir: string): Promise<string[]> {
+  return readdir(path.join(dataDir, "tmp", "uploads")).catch(() => []);
 }

@@ -6,8 +6,16 @@ type Activity = Omit<ActivityListItem, "createdAt" | "session"> & {
   session: { label: string; startedAt: string | Date | null; clientIp: string | null } | null;
 };
 
+// Building a formatter costs far more than using one: one per time zone, not one per line.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 function when(value: string | Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone });
+    formats.set(timeZone, format);
+  }
+  return format.format(new Date(value));
 }
 
 /** The newest admin changes: what, when, and from which admin session. */

@@ -1,4 +1,3 @@
-import "~/styles/admin.css";
 import { useActionData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { PageReportProvider, type AdminResult } from "./AdminForm";

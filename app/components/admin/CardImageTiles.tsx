@@ -1,6 +1,6 @@
-import type { CardImage } from "~/models/card-images.server";
+import type { CardImage } from "~/models/episodes.server";
 import type { MediaFile } from "~/utils/media";
-import { AdminForm, SubmitButton } from "./AdminForm";
+import { DeleteForm } from "./DeleteForm";
 import { ReplaceImageForm } from "./ReplaceImageForm";
 
 type Card = Omit<CardImage, "publishedAt" | "cover"> & { cover: MediaFile };
@@ -29,16 +29,14 @@ export function CardImageTiles({ cards, withDelete }: { cards: Card[]; withDelet
             (card.isStationCover ? (
               <p className="caption">Shows the station artwork.</p>
             ) : (
-              <AdminForm
+              <DeleteForm
                 formId={`reset-${card.id}`}
                 intent="reset-card-image"
                 hidden={{ id: card.id }}
                 confirm={`Delete the image of "${card.title}"? The card will show the station artwork instead.`}
-              >
-                <SubmitButton pendingLabel="Deleting…" variant="danger">
-                  Delete image<span className="visually-hidden"> of {card.title}</span>
-                </SubmitButton>
-              </AdminForm>
+                label="Delete image"
+                readAlso={` of ${card.title}`}
+              />
             ))}
         </li>
       ))}

@@ -1,15 +1,20 @@
+import { Link } from "@remix-run/react";
 import { useRef, useState, type DragEvent } from "react";
 import type { CrewImageListItem } from "~/models/crew.server";
 import { mediaUrlFor } from "~/utils/media";
+import { ActionLabel } from "./ActionLabel";
 import { AdminForm, SubmitButton } from "./AdminForm";
+import { DeleteForm } from "./DeleteForm";
 import { ReplaceImageForm } from "./ReplaceImageForm";
 
 /**
  * The crew slider's images as a compact grid in slider order. Drag a picture
  * onto another to move it there; each picture's "Edit" opens replace, move
  * up/down (the keyboard and no-JavaScript way to reorder) and delete.
+ * "Edit" is a link (?edit=Crew7) and only that picture's controls are rendered: with dozens of
+ * pictures, every picture's four forms made the dashboard five times the size and render time.
  */
-export function CrewImageTiles({ images }: { images: CrewImageListItem[] }) {
+export function CrewImageTiles({ images, editing }: { images: CrewImageListItem[]; editing: string | null }) {
   const moveForm = useRef<HTMLFormElement>(null);
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
@@ -39,6 +44,7 @@ export function CrewImageTiles({ images }: { images: CrewImageListItem[] }) {
         {images.map((image, index) => (
           <li
             key={image.key}
+            id={`crew-tile-${image.key}`}
             className={`crew-tile${dragged === image.key ? " crew-tile--dragged" : ""}${over === image.key && dragged !== image.key ? " crew-tile--target" : ""}`}
             draggable
             onDragStart={(event) => {
@@ -70,48 +76,55 @@ export function CrewImageTiles({ images }: { images: CrewImageListItem[] }) {
             <p className="crew-tile__label">
               <span className="crew-tile__position">#{index + 1}</span> {image.key}
             </p>
-            <details className="crew-tile__more">
-              <summary className="crew-tile__summary">
-                Edit<span className="visually-hidden"> {image.key}</span>
-              </summary>
-              <div className="crew-tile__panel">
-                <ReplaceImageForm
-                  formId={`crew-${image.key}`}
-                  intent="replace-crew-image"
-                  hidden={{ key: image.key }}
-                  label={`Replacement for ${image.key}`}
-                  current={image.image}
-                  currentAlt={`Crew image ${image.key}`}
-                  aspect="3 / 4"
-                  compact
-                  submitLabel="Replace"
-                />
-                <div className="admin-tile__actions">
-                  <AdminForm formId={`up-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "up" }}>
-                    <SubmitButton pendingLabel="…" variant="ghost">
-                      <span aria-hidden="true">↑</span>
-                      <span className="visually-hidden">Move {image.key} up</span>
-                    </SubmitButton>
-                  </AdminForm>
-                  <AdminForm formId={`down-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "down" }}>
-                    <SubmitButton pendingLabel="…" variant="ghost">
-                      <span aria-hidden="true">↓</span>
-                      <span className="visually-hidden">Move {image.key} down</span>
-                    </SubmitButton>
-                  </AdminForm>
-                  <AdminForm
-                    formId={`delete-${image.key}`}
-                    intent="delete-crew-image"
+            {image.key !== editing ? (
+              <Link
+                className="crew-tile__summary"
+                to={{ search: `?${new URLSearchParams({ edit: image.key })}`, hash: `crew-tile-${image.key}` }}
+                preventScrollReset
+                replace
+              >
+                <ActionLabel label="Edit" readAlso={` ${image.key}`} />
+              </Link>
+            ) : (
+              <details className="crew-tile__more" open>
+                <summary className="crew-tile__summary">
+                  <ActionLabel label="Edit" readAlso={` ${image.key}`} />
+                </summary>
+                <div className="crew-tile__panel">
+                  <ReplaceImageForm
+                    formId={`crew-${image.key}`}
+                    intent="replace-crew-image"
                     hidden={{ key: image.key }}
-                    confirm={`Delete ${image.key} from the crew slider?`}
-                  >
-                    <SubmitButton pendingLabel="…" variant="danger">
-                      Delete<span className="visually-hidden"> {image.key}</span>
-                    </SubmitButton>
-                  </AdminForm>
+                    label={`Replacement for ${image.key}`}
+                    current={image.image}
+                    currentAlt={`Crew image ${image.key}`}
+                    aspect="3 / 4"
+                    compact
+                    submitLabel="Replace"
+                  />
+                  <div className="admin-tile__actions">
+                    <AdminForm formId={`up-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "up" }}>
+                      <SubmitButton pendingLabel="…" variant="ghost">
+                        <ActionLabel label="↑" readAs={`Move ${image.key} up`} />
+                      </SubmitButton>
+                    </AdminForm>
+                    <AdminForm formId={`down-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "down" }}>
+                      <SubmitButton pendingLabel="…" variant="ghost">
+                        <ActionLabel label="↓" readAs={`Move ${image.key} down`} />
+                      </SubmitButton>
+                    </AdminForm>
+                    <DeleteForm
+                      formId={`delete-${image.key}`}
+                      intent="delete-crew-image"
+                      hidden={{ key: image.key }}
+                      confirm={`Delete ${image.key} from the crew slider?`}
+                      pendingLabel="…"
+                      readAlso={` ${image.key}`}
+                    />
+                  </div>
                 </div>
-              </div>
-            </details>
+              </details>
+            )}
           </li>
         ))}
       </ol>

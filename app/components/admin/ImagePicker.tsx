@@ -1,12 +1,11 @@
 import { useId, useRef, useState } from "react";
+import { formatBytes, IMAGE_UPLOAD } from "~/utils/forms/uploads";
 import { mediaUrlFor, type MediaFile } from "~/utils/media";
 import { useFieldError } from "./AdminForm";
 import { formatFileSize, UploadZone } from "./UploadZone";
 
-// What the server accepts (app/services/uploads.server.ts); it checks the bytes again.
-const MAX_BYTES = 10 * 1024 * 1024;
-const ACCEPT = "image/jpeg,image/png,image/gif,image/webp,image/avif";
-const TYPES_HINT = "JPEG, PNG, GIF, WebP or AVIF, up to 10 MB";
+// What the server accepts (the same rule limits its reader); it checks the bytes again.
+const { maxBytes: MAX_BYTES, accept: ACCEPT, typesHint: TYPES_HINT } = IMAGE_UPLOAD;
 
 export interface ImagePickerProps {
   name: string;
@@ -36,7 +35,7 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
     : !ACCEPT.split(",").includes(chosen.type)
       ? `${chosen.name} is not an image this station accepts (${TYPES_HINT}).`
       : chosen.size > MAX_BYTES
-        ? `This file is ${formatFileSize(chosen.size)}; the limit is 10 MB.`
+        ? `This file is ${formatFileSize(chosen.size)}; the limit is ${formatBytes(MAX_BYTES)}.`
         : null;
   const error = localError ?? serverError;
 
@@ -65,7 +64,7 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
         label={label}
         accept={ACCEPT}
         noun="image"
-        typesHint={compact ? "Image up to 10 MB" : TYPES_HINT}
+        typesHint={compact ? `Image up to ${formatBytes(MAX_BYTES)}` : TYPES_HINT}
         hint={hint}
         hasCurrent={Boolean(current)}
         error={error ?? null}

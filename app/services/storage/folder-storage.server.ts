@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { constants, createReadStream } from "node:fs";
-import { access, mkdir, open, opendir, rename, stat, unlink } from "node:fs/promises";
+import { access, copyFile, mkdir, open, opendir, rename, stat, unlink } from "node:fs/promises";
 import { once } from "node:events";
 import path from "node:path";
 import { assertSafeKey, assertSafeKeyPrefix, type Storage, type StoredObjectInfo } from "../storage.server";
@@ -24,12 +24,7 @@ class FolderStorage implements Storage {
 
   // Content type is derived from the key's extension when serving, so it is not stored.
   async put(key: string, body: Buffer): Promise<void> {
-    const target = this.pathOf(key);
-    const folder = path.dirname(target);
-    await mkdir(folder, { recursive: true });
-    // Same folder as the target so rename is atomic; the leading dot keeps it out of list().
-    const temp = path.join(folder, `.${path.basename(target)}.${randomUUID()}.tmp`);
-    try {
+    await this.writeAtomically(key, async (temp) => {
       const file = await open(temp, "wx");
       try {
         await file.writeFile(body);
@@ -37,6 +32,31 @@ class FolderStorage implements Storage {
       } finally {
         await file.close();
       }
+    });
+  }
+
+  async putFile(key: string, filePath: string): Promise<void> {
+    await this.writeAtomically(key, async (temp) => {
+      // The kernel copies (no bytes pass through this process), then the copy is flushed before it is renamed into place.
+      await copyFile(filePath, temp, constants.COPYFILE_EXCL);
+      const file = await open(temp, "r+");
+      try {
+        await file.datasync();
+      } finally {
+        await file.close();
+      }
+    });
+  }
+
+  /** Writes to a temp file beside the target, then renames it into place: readers see the old file or the whole new one. */
+  private async writeAtomically(key: string, write: (temp: string) => Promise<void>): Promise<void> {
+    const target = this.pathOf(key);
+    const folder = path.dirname(target);
+    await mkdir(folder, { recursive: true });
+    // Same folder as the target so rename is atomic; the leading dot keeps it out of list().
+    const temp = path.join(folder, `.${path.basename(target)}.${randomUUID()}.tmp`);
+    try {
+      await write(temp);
       await rename(temp, target);
     } catch (error) {
       await unlink(temp).catch(() => {});

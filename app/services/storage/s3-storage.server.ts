@@ -1,7 +1,10 @@
+import { open } from "node:fs/promises";
 import { Client } from "minio";
 import { assertSafeKey, assertSafeKeyPrefix, type S3StorageOptions, type Storage, type StoredObjectInfo } from "../storage.server";
 
 const CHECK_TIMEOUT_MS = 5_000;
+/** Files larger than this go up in parts of this size, one part in memory at a time (S3 allows parts from 5 MB). */
+const PART_BYTES = 8 * 1024 * 1024;
 
 /** Connects to an S3-compatible server (MinIO in production) and creates the bucket if missing. */
 export async function createS3Storage(options: S3StorageOptions): Promise<Storage> {
@@ -47,6 +50,42 @@ class S3Storage implements Storage {
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertSafeKey(key);
     await this.client.putObject(this.bucket, key, body, body.length, { "Content-Type": contentType });
+  }
+
+  async putFile(key: string, filePath: string, contentType: string): Promise<void> {
+    assertSafeKey(key);
+    const file = await open(filePath, "r");
+    try {
+      const { size } = await file.stat();
+      const headers = { "Content-Type": contentType };
+      if (size <= PART_BYTES) {
+        await this.client.putObject(this.bucket, key, await file.readFile(), size, headers);
+        return;
+      }
+      // Our own multipart upload rather than the client's: it would hold a 64 MB part in memory and
+      // first look for an unfinished upload of the key to resume. S3 shows the object only once
+      // the upload is completed; a failed one is aborted so its parts are not kept.
+      const uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, headers);
+      try {
+        const parts: { part: number; etag: string }[] = [];
+        const buffer = Buffer.alloc(PART_BYTES);
+        for (let position = 0, part = 1; position < size; position += PART_BYTES, part++) {
+          const { bytesRead } = await file.read(buffer, 0, Math.min(PART_BYTES, size - position), position);
+          if (bytesRead === 0) throw new Error(`${filePath} became shorter while it was being stored`);
+          const { etag } = await this.client.uploadPart(
+            { bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: { "Content-Length": bytesRead } },
+            buffer.subarray(0, bytesRead),
+          );
+          parts.push({ part, etag });
+        }
+        await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
+      } catch (error) {
+        await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => {});
+        throw error;
+      }
+    } finally {
+      await file.close();
+    }
   }
 
   async stat(key: string): Promise<StoredObjectInfo | null> {

@@ -1,0 +1,70 @@
+import { useSyncExternalStore } from "react";
+import { IDLE_REWIND, rewindActions, rewindState, startRewind, type RewindState } from "~/utils/rewind-state";
+
+/** The rewind state for the bar (idle on the server and in the first render). */
+export function useRewindState(): RewindState {
+  return useSyncExternalStore(rewindState.subscribe, rewindState.get, () => IDLE_REWIND);
+}
+
+/** The live bar's way in: back 30 seconds. */
+export function RewindButton() {
+  return (
+    <button type="button" className="icon-button player-episode__skip" aria-label="Rewind 30 seconds" onClick={() => void startRewind(30)}>
+      −30
+    </button>
+  );
+}
+
+function behind(state: RewindState): string {
+  if (state.at === null || state.windowEnd === null) return "";
+  const seconds = Math.max(0, Math.round((state.windowEnd - state.at) / 1000));
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const clock =
+    hours > 0
+      ? `${hours}:${String(minutes % 60).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`
+      : `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
+  return `−${clock}`;
+}
+
+/** While rewinding: the scrubber over the window, ±30 s, the show from its start, back to live. */
+export function RewindControls({ state }: { state: RewindState }) {
+  const rewind = rewindActions;
+  const ready = state.at !== null && state.windowStart !== null && state.windowEnd !== null;
+  return (
+    <div className="player-episode__progress rewind-controls" data-testid="rewind-controls">
+      <button type="button" className="icon-button player-episode__skip" aria-label="Back 30 seconds" onClick={() => rewind.skip(-30)} disabled={!ready}>
+        −30
+      </button>
+      <button type="button" className="icon-button player-episode__skip" aria-label="Ahead 30 seconds" onClick={() => rewind.skip(30)} disabled={!ready}>
+        +30
+      </button>
+      <label className="visually-hidden" htmlFor="rewind-scrubber">
+        Position in the last hours of the live stream
+      </label>
+      <input
+        id="rewind-scrubber"
+        className="player-episode__scrubber"
+        type="range"
+        min={0}
+        max={ready ? Math.max(1, Math.round((state.windowEnd! - state.windowStart!) / 1000)) : 1}
+        step={1}
+        value={ready ? Math.round((state.at! - state.windowStart!) / 1000) : 0}
+        disabled={!ready}
+        aria-valuetext={ready ? `${behind(state)} behind live` : "Loading"}
+        onChange={(event) => rewind.seekTo(state.windowStart! + Number(event.target.value) * 1000)}
+      />
+      <span className="player-episode__time" data-testid="rewind-behind">
+        {state.loading ? "…" : behind(state)}
+      </span>
+      {state.show && (
+        <button type="button" className="button button--ghost" onClick={() => rewind.seekTo(state.show!.start)}>
+          Start this show from the beginning
+        </button>
+      )}
+      <button type="button" className="player-episode__live" onClick={rewind.backToLive}>
+        <span className="live-badge">Back to live</span>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * The site's pages by URL, in one table. The header, menu drawer and footer list the public
+ * pages; the admin strip lists the admin pages, and they are the only places the admin PIN
+ * sends a browser back to; the page cache keeps anonymous renders of the pages marked for it
+ * (server/page-cache.ts); the security middleware takes large uploads only where the table says.
+ * Exports a page does not use are dropped from the browser bundle (plain data, tree-shaken).
+ */
+
+/** The public links, in the order the station lists them (header, drawer, footer). */
+export const publicLinks = [
+  { to: "/listen", label: "LISTEN" },
+  { to: "/watch", label: "WATCH" },
+  { to: "/news", label: "NEWS" },
+  { to: "/chartcontent", label: "CHART" },
+  { to: "/CrewSpin", label: "CREW" },
+  { to: "/events", label: "EVENTS" },
+] as const;
+
+/** The admin area's pages, shown in the header's ADMIN strip while an admin session is open. */
+export const adminLinks = [
+  { to: "/dashboard-admin", label: "DASHBOARD" },
+  { to: "/chartcontentadmin", label: "CHART" },
+  { to: "/CrewAdmin", label: "CREW" },
+  { to: "/eventsAdmin", label: "EVENTS" },
+  { to: "/schedule-admin", label: "SCHEDULE" },
+  { to: "/cardlistmoreadmin", label: "PODCAST CARDS" },
+  { to: "/episodes-admin", label: "EPISODES" },
+  { to: "/recordings-admin", label: "RECORDINGS" },
+] as const;
+
+/** Where the admin PIN lands without a (valid) page to return to. */
+export const ADMIN_HOME = "/dashboard-admin";
+
+/** Whether `pathname` is one of the admin area's pages (the admin PIN returns only to these). */
+export function isAdminPage(pathname: string): boolean {
+  return adminLinks.some((link) => link.to === pathname);
+}
+
+/**
+ * Public pages whose anonymous render is the same for every visitor, so the server may keep it
+ * (server/page-cache.ts), with the Remix route that must have rendered a kept page. `:id` stands
+ * for a whole number.
+ */
+export const anonymouslyCachedPages = [
+  { path: "/listen", route: "routes/listen" },
+  { path: "/cardlistmore", route: "routes/cardlistmore" },
+  { path: "/events", route: "routes/events" },
+  { path: "/chartcontent", route: "routes/chartcontent" },
+  { path: "/Chart", route: "routes/Chart" },
+  { path: "/CrewSpin", route: "routes/CrewSpin" },
+  { path: "/play/:id", route: "routes/play.$podId" },
+] as const;
+
+/** Pages whose forms carry episode audio: the only ones that accept bodies up to the upload limit. */
+export const largeUploadPages = ["/episodes-admin"] as const;
