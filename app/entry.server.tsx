@@ -2,6 +2,10 @@ import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { I18nProvider } from "@lingui/react";
+import { serverI18n } from "./i18n/catalogs.server";
+import { resolveLanguage } from "./i18n/language.server";
+import { isLanguage, type Language } from "./i18n/languages";
 import { logError } from "./services/log.server";
 import { NonceContext } from "./utils/nonce";
 
@@ -21,13 +25,19 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   });
 };
 
+/** The root loader's choice (it knows the account); when the root loader failed, the request's own. */
+async function pageLanguage(request: Request, remixContext: EntryContext): Promise<Language> {
+  const root = remixContext.staticHandlerContext.loaderData.root as { language?: unknown } | undefined;
+  return isLanguage(root?.language) ? root.language : resolveLanguage(request);
+}
+
 /**
  * Every document is rendered whole, then sent in one piece. No page defers data (nothing to
  * stream early), and React writes its output in 2 KB pieces: sent as they come, each piece went
  * through two streams and its own socket write, which cost more CPU than the render itself for
  * the larger pages. Crawlers get the same whole document as before.
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -35,6 +45,9 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce ?? "";
+  const language = await pageLanguage(request, remixContext);
+  responseHeaders.set("Content-Language", language);
+  responseHeaders.append("Vary", "Accept-Language");
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let shellRendered = false;
@@ -52,7 +65,9 @@ export default function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <I18nProvider i18n={serverI18n(language)}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </I18nProvider>
       </NonceContext.Provider>,
       {
         nonce,

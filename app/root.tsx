@@ -26,6 +26,11 @@ import { getCurrentUser, isGoogleSignInConfigured } from "~/auth.server";
 import { getConfig, type StationIdentity } from "~/services/config.server";
 import { readTheme, type Theme } from "~/services/theme.server";
 import { useNonce } from "~/utils/nonce";
+import { catalogUrl } from "~/i18n/catalogs.server";
+import { LANGUAGE_PARAM, resolveLanguage } from "~/i18n/language.server";
+import { LANGUAGES, type Language } from "~/i18n/languages";
+import { useT } from "~/i18n/translate";
+import { siteOrigin } from "~/models/site-origin.server";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -34,8 +39,12 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, admin, theme] = await Promise.all([getCurrentUser(request), isAdmin(request), readTheme(request)]);
+  const [user, admin, theme, origin] = await Promise.all([getCurrentUser(request), isAdmin(request), readTheme(request), siteOrigin(request)]);
+  const language = await resolveLanguage(request, user?.language);
   return {
+    language,
+    catalogUrl: catalogUrl(language),
+    alternates: languageAlternates(origin, request),
     station: getStationIdentity(),
     nowPlaying: getNowPlaying(),
     // Not worth an error page: without the programme the bar simply shows no show.
@@ -50,26 +59,60 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * This page in each language, for search engines (hreflang): `?lang=` picks one, and the bare
+ * address (x-default) follows the visitor's browser.
+ */
+function languageAlternates(origin: string, request: Request): { hrefLang: string; href: string }[] {
+  const url = new URL(request.url);
+  url.searchParams.delete(LANGUAGE_PARAM);
+  const page = (language?: Language) => {
+    const params = new URLSearchParams(url.search);
+    if (language) params.set(LANGUAGE_PARAM, language);
+    const query = params.toString();
+    return `${origin}${url.pathname}${query ? `?${query}` : ""}`;
+  };
+  return [...LANGUAGES.map((language) => ({ hrefLang: language, href: page(language) })), { hrefLang: "x-default", href: page() }];
+}
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const station = data?.station;
-  return station ? [{ title: station.name }, { name: "description", content: station.tagline }] : [];
+  if (!station) return [];
+  return [
+    { title: station.name },
+    { name: "description", content: station.tagline },
+    ...data.alternates.map(({ hrefLang, href }) => ({ tagName: "link", rel: "alternate", hrefLang, href })),
+  ];
 };
 
-function Document({ station, theme, children }: { station: StationIdentity | undefined; theme: Theme; children: ReactNode }) {
+function Document({
+  station,
+  theme,
+  catalog,
+  children,
+}: {
+  station: StationIdentity | undefined;
+  theme: Theme;
+  catalog: string | undefined;
+  children: ReactNode;
+}) {
   const accent = station?.accentColor;
   const nonce = useNonce();
+  const { t, language } = useT();
   return (
-    <html lang="id" data-theme={theme} style={accent ? ({ "--accent": accent } as React.CSSProperties) : undefined}>
+    <html lang={language} data-theme={theme} style={accent ? ({ "--accent": accent } as React.CSSProperties) : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {accent && <meta name="theme-color" content={accent} />}
+        {/* The page's messages (entry.client.tsx hydrates once they are here), fetched beside the scripts. */}
+        {catalog && <link rel="preload" as="fetch" crossOrigin="anonymous" href={catalog} data-catalog="" />}
         <Meta />
         <Links />
       </head>
       <body>
         <a className="skip-link" href="#main">
-          Skip to content
+          {t("common.skipToContent")}
         </a>
         {children}
         <ScrollRestoration nonce={nonce} />
@@ -83,7 +126,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const station = data?.station;
   return (
-    <Document station={station} theme={data?.theme ?? "dark"}>
+    <Document station={station} theme={data?.theme ?? "dark"} catalog={data?.catalogUrl}>
       {station && <SiteHeader station={station} user={data.user} isAdmin={data.isAdmin} theme={data.theme} googleSignIn={data.googleSignIn} />}
       <main id="main" tabIndex={-1}>
         {children}
@@ -110,6 +153,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { t } = useT();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A 503 is the server's answer while the database is down (server/database-outage.ts), logged there.
   const unavailable = isRouteErrorResponse(error) && error.status === 503;
@@ -122,18 +166,12 @@ export function ErrorBoundary() {
         {isRouteErrorResponse(error) ? error.status : 500}
       </p>
       <h1 id="error-title" className="page-title">
-        {notFound ? "Page not found" : unavailable ? "We'll be right back" : refused ? "That did not work" : "Something went wrong"}
+        {notFound ? t("common.notFoundTitle") : unavailable ? t("common.unavailableTitle") : refused ? t("common.refusedTitle") : t("common.errorTitle")}
       </h1>
-      <p className="muted">
-        {notFound
-          ? "This page is off the air. It may have moved, or the link may be mistyped."
-          : unavailable || refused
-            ? String(error.data)
-            : "We could not load this page. Please try again in a moment."}
-      </p>
+      <p className="muted">{notFound ? t("common.notFoundText") : unavailable || refused ? String(error.data) : t("common.errorText")}</p>
       <p>
         <Link className="button" to="/listen">
-          Back to LISTEN
+          {t("common.backToListen")}
         </Link>
       </p>
     </section>

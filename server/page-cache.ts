@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
 import { parse as parseCookies } from "cookie";
 import type { Request, RequestHandler, Response } from "express";
+import { negotiateLanguage } from "~/i18n/languages";
 import { anonymouslyCachedPages } from "~/utils/site-pages";
 
 /**
@@ -42,15 +43,19 @@ export function isAnonymous(req: Request): boolean {
 }
 
 /**
- * The raw `theme` cookie as the cookie parser reads it (app/services/theme.server.ts turns it into
- * the theme rendered into <html>): the render depends on it, so it is part of the key.
+ * What else an anonymous render depends on, so it is part of the key: the raw `theme` and `lang`
+ * cookies as the cookie parser reads them (app/services/theme.server.ts and
+ * app/i18n/language.server.ts turn them into the page's theme and language) and which of our
+ * languages the browser's Accept-Language picks (the `?lang=` of a link is in the URL already).
  */
-function themeCookie(req: Request): string {
+function renderInputs(req: Request): string {
+  let cookies: Record<string, string | undefined> = {};
   try {
-    return parseCookies(req.headers.cookie ?? "").theme ?? "";
+    cookies = parseCookies(req.headers.cookie ?? "");
   } catch {
-    return "";
+    // An unparsable header renders as no cookies, and is keyed so.
   }
+  return `#theme=${cookies.theme ?? ""}#lang=${cookies.lang ?? ""}#accept=${negotiateLanguage(req.headers["accept-language"]) ?? ""}`;
 }
 
 /**
@@ -78,6 +83,7 @@ function rendersRoute(path: string, body: Buffer): boolean {
 
 interface CachedPage {
   contentType: string;
+  contentLanguage: string | null;
   /** The body split around every nonce attribute value, so a replay only fills in the new one. */
   parts: Buffer[];
   /** Each part compressed once (see gzipReplay), made on the first replay that accepts gzip. */
@@ -144,7 +150,7 @@ function gzipReplay(page: CachedPage, nonceAttribute: Buffer): Buffer {
 function replay(req: Request, res: Response, page: CachedPage): void {
   res.setHeader("ETag", page.etag);
   res.setHeader("Cache-Control", "no-cache");
-  res.setHeader("Vary", "Cookie");
+  res.setHeader("Vary", "Cookie, Accept-Language");
   if (req.get("If-None-Match") === page.etag) {
     // The browser keeps its copy and that copy's policy (its nonce matches its body).
     res.removeHeader("Content-Security-Policy");
@@ -152,6 +158,7 @@ function replay(req: Request, res: Response, page: CachedPage): void {
     return;
   }
   const nonceAttribute = Buffer.from(`nonce="${String(res.locals.cspNonce)}"`);
+  if (page.contentLanguage) res.setHeader("Content-Language", page.contentLanguage);
   res.status(200).type(page.contentType).append("Vary", "Accept-Encoding");
   if (req.acceptsEncodings("gzip")) {
     // Already encoded: the compression middleware leaves it as it is.
@@ -176,7 +183,7 @@ export function createPageCache(): PageCache {
     const url = renderedUrl(req);
     // Only a request that renders exactly the page its path names is cached.
     if (!url || url.pathname !== req.path || url.pathname + url.search !== req.originalUrl) return next();
-    const key = `${url.href}#theme=${themeCookie(req)}`;
+    const key = url.href + renderInputs(req);
     const cached = pages.get(key);
     if (fresh(cached)) {
       pages.delete(key);
@@ -216,6 +223,7 @@ export function createPageCache(): PageCache {
       if (res.statusCode === 200 && !res.getHeader("Set-Cookie") && req.method === "GET" && startedAt === generation && rendersRoute(req.path, body)) {
         page = {
           contentType: String(res.getHeader("Content-Type") ?? "text/html; charset=utf-8"),
+          contentLanguage: (res.getHeader("Content-Language") as string | undefined) ?? null,
           parts: splitAroundNonce(body, String(res.locals.cspNonce)),
           etag: `W/"${createHash("sha1").update(body).digest("base64url")}"`,
           generation,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Language } from "~/i18n/languages";
 import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "~/services/passwords.server";
@@ -23,6 +24,8 @@ export interface CurrentUser {
   id: string;
   name: string;
   email: string;
+  /** The interface language chosen on the account, or null to follow the browser. */
+  language: string | null;
   favoriteEpisodeIds: number[];
 }
 
@@ -37,7 +40,7 @@ export async function getSessionUser(sessionId: string | null): Promise<CurrentU
     select: {
       data: true,
       expiresAt: true,
-      user: { select: { id: true, name: true, email: true, favorites: { select: { episodeId: true } } } },
+      user: { select: { id: true, name: true, email: true, language: true, favorites: { select: { episodeId: true } } } },
     },
   });
   if (!row || row.expiresAt <= new Date() || !row.user) return null;
@@ -176,4 +179,9 @@ export async function findOrCreateGoogleUser(identity: GoogleIdentity): Promise<
   }
   const name = identity.name?.trim().slice(0, NAME_MAX_LENGTH) || email.split("@")[0];
   return db().user.create({ data: { email, googleId: identity.googleId, name }, select: publicUserSelect });
+}
+
+/** Remembers the interface language a signed-in listener chose, for their other devices. */
+export async function setUserLanguage(userId: string, language: Language): Promise<void> {
+  await db().user.update({ where: { id: userId }, data: { language } });
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isLanguage, LANGUAGES, type Language } from "~/i18n/languages";
 import { LOG_LEVELS, type LogLevel } from "./log.server";
 import { singleton, setSingleton } from "./singleton.server";
 
@@ -43,6 +44,8 @@ export interface AppConfig {
   newsApiUrl: string;
   google: { clientId: string; clientSecret: string } | null;
   stationTimezone: string;
+  /** The station's own language (STATION_LANGUAGE): the default for a listener whose browser names none of ours. */
+  stationLanguage: Language;
   /** The address listeners use, for links that leave the site (OAuth callback, feeds). */
   publicUrl: string | null;
   /** Bearer token that opens /metrics and /healthz details to callers other than loopback (METRICS_TOKEN). */
@@ -169,6 +172,12 @@ function timezone(env: Env): string {
   return value;
 }
 
+function language(env: Env): Language {
+  const value = text(env, "STATION_LANGUAGE")?.toLowerCase() ?? "id";
+  if (!isLanguage(value)) throw new ConfigError(`STATION_LANGUAGE must be one of ${LANGUAGES.join(", ")} (got "${value}")`);
+  return value;
+}
+
 function embedHosts(env: Env): string[] {
   const value = text(env, "EMBED_ALLOWED_HOSTS");
   if (value === null) return DEFAULT_EMBED_ALLOWED_HOSTS;
@@ -250,6 +259,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     newsApiUrl: urlSetting(env, "NEWS_API_URL") ?? DEFAULT_NEWS_API_URL,
     google: clientId && clientSecret ? { clientId, clientSecret } : null,
     stationTimezone: timezone(env),
+    stationLanguage: language(env),
     publicUrl: urlSetting(env, "PUBLIC_URL"),
     metricsToken: text(env, "METRICS_TOKEN"),
     seedContent: flag(env, "SEED_CONTENT", true),

@@ -9,7 +9,8 @@ export interface ChildServer {
   stop(): Promise<number | null>;
 }
 
-const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production" } as const;
+// English texts, as in tests/helpers/server.ts.
+const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production", STATION_LANGUAGE: "en" } as const;
 
 export function runServerProcess(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {

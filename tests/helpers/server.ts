@@ -88,6 +88,9 @@ async function boot(env: Record<string, string>, dataDir: string, database: Test
     NEWS_API_URL: "http://127.0.0.1:9/unused",
     SEED_CONTENT: "false",
     LOG_LEVEL: "warn",
+    // Tests read the English texts unless they ask for Indonesian (the station's default is
+    // checked in tests/i18n.test.ts and tests/browser/languages.test.ts).
+    STATION_LANGUAGE: "en",
     ...env,
   });
   const server = await startServer(config);
