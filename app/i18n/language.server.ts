@@ -1,18 +1,25 @@
-import { createCookie } from "@remix-run/node";
+import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import { getCurrentUser } from "~/auth.server";
 import { serverI18n } from "./catalogs.server";
 import { translator, type Translator } from "./translate";
 import { getConfig } from "~/services/config.server";
 import { isLanguage, negotiateLanguage, type Language } from "./languages";
 
-// Not signed: a language is a harmless preference, and a forged value is refused by isLanguage.
-const languageCookie = createCookie("lang", { path: "/", sameSite: "lax", httpOnly: true, maxAge: 60 * 60 * 24 * 365 });
+// A plain `lang=en` cookie, not signed: a language is a harmless preference, a forged value is
+// refused by isLanguage, and code outside Remix (server/) reads it the same way.
+export const LANGUAGE_COOKIE = "lang";
 
 /** The `?lang=` of a URL: a link to one language (search engines' hreflang alternates use it). */
 export const LANGUAGE_PARAM = "lang";
 
-async function cookieLanguage(request: Request): Promise<Language | null> {
-  const value: unknown = await languageCookie.parse(request.headers.get("Cookie")).catch(() => null);
+/** The language remembered on this device, from a Cookie header. */
+export function cookieLanguage(header: string | null | undefined): Language | null {
+  let value: string | undefined;
+  try {
+    value = parseCookies(header ?? "")[LANGUAGE_COOKIE];
+  } catch {
+    return null;
+  }
   return isLanguage(value) ? value : null;
 }
 
@@ -26,12 +33,12 @@ export async function resolveLanguage(request: Request, accountLanguage?: string
   const asked = new URL(request.url).searchParams.get(LANGUAGE_PARAM);
   if (isLanguage(asked)) return asked;
   if (isLanguage(accountLanguage)) return accountLanguage;
-  return (await cookieLanguage(request)) ?? negotiateLanguage(request.headers.get("Accept-Language")) ?? getConfig().stationLanguage;
+  return cookieLanguage(request.headers.get("Cookie")) ?? negotiateLanguage(request.headers.get("Accept-Language")) ?? getConfig().stationLanguage;
 }
 
 /** The Set-Cookie header that remembers a language on this device for a year. */
-export function rememberLanguage(language: Language): Promise<string> {
-  return languageCookie.serialize(language);
+export function rememberLanguage(language: Language): string {
+  return serializeCookie(LANGUAGE_COOKIE, language, { path: "/", sameSite: "lax", httpOnly: true, maxAge: 60 * 60 * 24 * 365 });
 }
 
 /**

@@ -36,8 +36,9 @@ export function negotiateLanguage(header: string | null | undefined): Language |
     .split(",")
     .map((part, order) => {
       const [range, ...params] = part.trim().split(";");
-      const q = params.map((param) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param)).find(Boolean);
-      const weight = q ? Number.parseFloat(q[1]) : 1;
+      // A weight that is not a number between 0 and 1 makes the range unusable, as q=0 would.
+      const q = params.find((param) => /^\s*q\s*=/i.test(param));
+      const weight = q === undefined ? 1 : /^\s*q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/i.test(q) ? Number.parseFloat(q.split("=")[1]) : 0;
       return { range: range.trim().toLowerCase(), weight: Number.isFinite(weight) ? weight : 0, order };
     })
     .filter((entry) => entry.range && entry.weight > 0)

@@ -25,5 +25,5 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!isLanguage(language)) throw new Response((await requestTranslator(request)).t("common.unknownLanguage"), { status: 400 });
   // Signed in, the choice follows the listener to their other devices.
   if (user) await setUserLanguage(user.id, language);
-  return redirect(backTo(form.get("returnTo")), { headers: { "Set-Cookie": await rememberLanguage(language) } });
+  return redirect(backTo(form.get("returnTo")), { headers: { "Set-Cookie": rememberLanguage(language) } });
 }

@@ -14,6 +14,7 @@ describe("loadConfig", () => {
     expect(config.streamUrl).toBeNull();
     expect(config.google).toBeNull();
     expect(config.stationTimezone).toBe("Asia/Jakarta");
+    expect(config.stationLanguage).toBe("id");
     expect(config.newsApiUrl).toMatch(/^https:\/\//);
     expect(config.station.name).toBe("SPIN RADIO");
     expect(config.logLevel).toBe("info");
@@ -36,6 +37,7 @@ describe("loadConfig", () => {
       GOOGLE_CLIENT_ID: "id",
       GOOGLE_CLIENT_SECRET: "secret",
       STATION_TIMEZONE: "Asia/Makassar",
+      STATION_LANGUAGE: "EN",
       STATION_NAME: "KHI FM",
       STATION_ACCENT_COLOR: "#22AAFF",
       STATION_EMAIL: "studio@khi.example",
@@ -56,6 +58,7 @@ describe("loadConfig", () => {
     expect(config.newsApiUrl).toBe("http://news.local");
     expect(config.google).toEqual({ clientId: "id", clientSecret: "secret" });
     expect(config.stationTimezone).toBe("Asia/Makassar");
+    expect(config.stationLanguage).toBe("en");
     expect(config.station.name).toBe("KHI FM");
     expect(config.station.accentColor).toBe("#22aaff");
     expect(config.station.email).toBe("studio@khi.example");
@@ -80,6 +83,7 @@ describe("loadConfig", () => {
     [{ STREAM_URL: "ftp://x" }, "STREAM_URL must start with http:// or https://"],
     [{ GOOGLE_CLIENT_ID: "only-id" }, "needs both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET"],
     [{ STATION_TIMEZONE: "Mars/Olympus" }, "STATION_TIMEZONE must be an IANA time zone"],
+    [{ STATION_LANGUAGE: "fr" }, 'STATION_LANGUAGE must be one of id, en (got "fr")'],
     [{ STATION_ACCENT_COLOR: "red" }, "STATION_ACCENT_COLOR must be a colour"],
     [{ STATION_EMAIL: "<script>@x" }, "STATION_EMAIL must be an email address"],
     [{ STATION_SOCIAL_LINKS: "Instagram" }, "STATION_SOCIAL_LINKS must be"],
