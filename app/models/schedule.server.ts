@@ -24,7 +24,7 @@ const { RRule } = rrulePackage;
 type RRule = RRuleType;
 
 /** English, for the activity log and the logs (they stay in one language). */
-export const logTranslator = (): Translator => translator(serverI18n("en"));
+const logTranslator = (): Translator => translator(serverI18n("en"));
 
 /**
  * A schedule refusal (overlap, unknown airing): shown to the admin in their
