@@ -1,3 +1,5 @@
+import { serverI18n } from "~/i18n/catalogs.server";
+import { translator } from "~/i18n/translate";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { buildVTimezone, escapeIcsText, foldIcsLine, offsetTransitions } from "~/services/feeds.server";
@@ -62,7 +64,10 @@ export async function buildScheduleCalendar(baseUrl: string, slug?: string): Pro
     const instant = instantOfStationWall(parseWallKey(wall)!, timeZone);
     return wallKeyAt(instant, timeZone) === wall ? `DTSTART;TZID=${timeZone}:${compact(wall)}` : `DTSTART:${utc(instant)}`;
   };
-  const name = slug ? `${shows[0].name} · ${station.name}` : `${station.name} programme`;
+  // The station writes its calendars in its own language, whoever downloads them.
+  const name = slug
+    ? `${shows[0].name} · ${station.name}`
+    : translator(serverI18n(getConfig().stationLanguage)).t("schedule.calendarName", { station: station.name });
   const years = shows.flatMap((show) =>
     show.slots.flatMap((slot) => [Number(slot.startDate.slice(0, 4)), ...slot.moves.map((move) => Number(move.newStart.slice(0, 4)))]),
   );

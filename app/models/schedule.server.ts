@@ -3,6 +3,9 @@ import { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { onContentChanged, publish } from "~/services/realtime.server";
+import { serverI18n } from "~/i18n/catalogs.server";
+import type { MessageKey } from "~/i18n/keys";
+import { translator, type Translator } from "~/i18n/translate";
 import { UploadError } from "~/services/uploads.server";
 import { mediaUrlFor } from "~/utils/media";
 import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
@@ -20,15 +23,30 @@ import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 const { RRule } = rrulePackage;
 type RRule = RRuleType;
 
-/** A schedule refusal (overlap, unknown airing): shown to the admin; nothing was changed. */
+/** English, for the activity log and the logs (they stay in one language). */
+const logTranslator = (): Translator => translator(serverI18n("en"));
+
+/**
+ * A schedule refusal (overlap, unknown airing): shown to the admin in their
+ * language (the route calls `text` with its translator); nothing was changed.
+ * The message is English, for logs and for callers that do not translate.
+ */
 export class ScheduleError extends UploadError {
   name = "ScheduleError";
+  constructor(readonly text: (translator: Translator) => string) {
+    super(text(logTranslator()));
+  }
+
+  /** A refusal that is one message. */
+  static of(key: MessageKey, values?: Record<string, string | number>): ScheduleError {
+    return new ScheduleError(({ t }) => t(key, values));
+  }
 }
 
 // Defined beside the client code that renders them (a `.server` module is empty in the browser).
-import { WEEKDAYS, WEEKDAY_NAMES, type Weekday } from "~/utils/weekdays";
+import { describeSlot as describeSlotIn, slotDays, WEEKDAYS, type SlotRule, type Weekday } from "~/utils/weekdays";
 
-export { WEEKDAYS, WEEKDAY_NAMES, type Weekday };
+export { slotDays, WEEKDAYS, type Weekday };
 
 const MAX_DURATION_MINUTES = 24 * 60;
 // Overlaps are checked over this many days from the slot's first future airing: a weekly pattern repeats well within it.
@@ -301,7 +319,7 @@ export interface SlotInput {
 
 export type SlotCheck =
   | { ok: true; value: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null } }
-  | { ok: false; error: string };
+  | { ok: false; error: MessageKey };
 
 function isDate(value: string): boolean {
   return parseWallKey(`${value}T00:00`) !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -315,19 +333,19 @@ export function parseDuration(value: string): number | null {
 
 /** Checks a slot form and turns it into RFC 5545 data. */
 export function validateSlot(input: SlotInput): SlotCheck {
-  if (!isDate(input.startDate)) return { ok: false, error: "The start date must be a real date (YYYY-MM-DD)." };
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.startTime)) return { ok: false, error: "The start time must be a time of day (HH:MM)." };
+  if (!isDate(input.startDate)) return { ok: false, error: "schedule.startDateInvalid" };
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.startTime)) return { ok: false, error: "schedule.startTimeInvalid" };
   if (!Number.isInteger(input.durationMinutes) || input.durationMinutes < 5 || input.durationMinutes > MAX_DURATION_MINUTES) {
-    return { ok: false, error: "The duration must be between 5 and 1440 minutes." };
+    return { ok: false, error: "schedule.durationInvalid" };
   }
   if (input.kind === "once") {
     return { ok: true, value: { startDate: input.startDate, startTime: input.startTime, durationMinutes: input.durationMinutes, rrule: null, endDate: null } };
   }
   const days = WEEKDAYS.filter((day) => input.days.includes(day));
-  if (days.length === 0) return { ok: false, error: "Choose at least one day of the week." };
+  if (days.length === 0) return { ok: false, error: "schedule.daysMissing" };
   if (input.endDate !== null) {
-    if (!isDate(input.endDate)) return { ok: false, error: "The end date must be a real date (YYYY-MM-DD)." };
-    if (input.endDate < input.startDate) return { ok: false, error: "The end date must not be before the start date." };
+    if (!isDate(input.endDate)) return { ok: false, error: "schedule.endDateInvalid" };
+    if (input.endDate < input.startDate) return { ok: false, error: "schedule.endDateBeforeStart" };
   }
   return {
     ok: true,
@@ -341,16 +359,10 @@ export function validateSlot(input: SlotInput): SlotCheck {
   };
 }
 
-/** The slot's days of the week, for the edit form. */
-export function slotDays(rrule: string | null): Weekday[] {
-  const byday = /BYDAY=([A-Z,]+)/.exec(rrule ?? "")?.[1] ?? "";
-  return WEEKDAYS.filter((day) => byday.split(",").includes(day));
-}
-
 // ---------------------------------------------------------------- overlap
 
-const whenFormat = (timeZone: string) =>
-  new Intl.DateTimeFormat("en-GB", {
+const whenFormat = (timeZone: string, locale: string) =>
+  new Intl.DateTimeFormat(locale, {
     weekday: "long",
     day: "numeric",
     month: "long",
@@ -372,10 +384,16 @@ async function refuseOverlaps(tx: Prisma.TransactionClient, changedSlotId: strin
   for (const airing of airings) {
     if (latest && airing.start < latest.end && (airing.slotId === changedSlotId || latest.slotId === changedSlotId)) {
       const [mine, theirs] = airing.slotId === changedSlotId ? [airing, latest] : [latest, airing];
-      const time = whenFormat(timeZone);
-      throw new ScheduleError(
-        `That would overlap "${theirs.name}" (${time.format(theirs.start)}–${time.format(theirs.end).slice(-5)}, station time) with "${mine.name}" at ${time.format(mine.start)}. Nothing was changed.`,
-      );
+      throw new ScheduleError(({ t, locale }) => {
+        const time = whenFormat(timeZone, locale);
+        return t("schedule.overlap", {
+          other: theirs.name,
+          start: time.format(theirs.start),
+          end: time.format(theirs.end).slice(-5),
+          show: mine.name,
+          at: time.format(mine.start),
+        });
+      });
     }
     if (!latest || airing.end > latest.end) latest = airing;
   }
@@ -401,7 +419,7 @@ export async function createSlot(showId: string, slot: Extract<SlotCheck, { ok: 
   const created = await db().$transaction(async (tx) => {
     await lockSchedule(tx);
     const show = await tx.show.findUnique({ where: { id: showId }, select: { id: true, name: true } });
-    if (!show) throw new ScheduleError("That show no longer exists.");
+    if (!show) throw ScheduleError.of("schedule.showGone");
     const row = await tx.showSlot.create({ data: { showId, ...slot }, select: { id: true } });
     await refuseOverlaps(tx, row.id, overlapFrom(slot.startDate));
     await logActivity(tx, actor, "schedule.slot-created", `Scheduled "${show.name}" ${describeSlot(slot)}`);
@@ -416,7 +434,7 @@ export async function updateSlot(slotId: string, slot: Extract<SlotCheck, { ok: 
   await db().$transaction(async (tx) => {
     await lockSchedule(tx);
     const previous = await tx.showSlot.findUnique({ where: { id: slotId }, select: { show: { select: { name: true } } } });
-    if (!previous) throw new ScheduleError("That time slot no longer exists.");
+    if (!previous) throw ScheduleError.of("schedule.slotGone");
     await tx.showSlot.update({ where: { id: slotId }, data: slot });
     await refuseOverlaps(tx, slotId, overlapFrom(slot.startDate));
     await logActivity(tx, actor, "schedule.slot-updated", `Changed a slot of "${previous.show.name}" to ${describeSlot(slot)}`);
@@ -430,7 +448,7 @@ export async function deleteSlot(slotId: string, actor: AdminActor = SYSTEM_ACTO
       where: { id: slotId },
       select: { startDate: true, startTime: true, durationMinutes: true, rrule: true, endDate: true, show: { select: { name: true } } },
     });
-    if (!slot) throw new ScheduleError("That time slot no longer exists.");
+    if (!slot) throw ScheduleError.of("schedule.slotGone");
     await tx.showSlot.delete({ where: { id: slotId } });
     await logActivity(tx, actor, "schedule.slot-deleted", `Removed "${slot.show.name}" ${describeSlot(slot)}`);
   });
@@ -448,9 +466,9 @@ export function slotAirsAt(slot: RuleSlot, wall: string): boolean {
 /** Checks that `originalStart` is an airing the slot's rule gives (and not already taken out). */
 function requireRuleAiring(slot: SlotRow, originalStart: string): void {
   const wall = parseWallKey(originalStart);
-  if (!wall) throw new ScheduleError("That airing is not a date and time (YYYY-MM-DDTHH:MM).");
+  if (!wall) throw ScheduleError.of("schedule.airingNotDateTime");
   const ms = floatingMs(wall);
-  if (!ruleStarts(slot, ms, ms).includes(ms)) throw new ScheduleError("That show does not air at that time.");
+  if (!ruleStarts(slot, ms, ms).includes(ms)) throw ScheduleError.of("schedule.notAiringThen");
 }
 
 /** Cancels one airing of a slot (an EXDATE); a moved airing is cancelled too. */
@@ -458,7 +476,7 @@ export async function cancelAiring(slotId: string, originalStart: string, actor:
   await db().$transaction(async (tx) => {
     await lockSchedule(tx);
     const slot = await tx.showSlot.findUnique({ where: { id: slotId }, select: { ...slotSelect, show: { select: { name: true } } } });
-    if (!slot) throw new ScheduleError("That time slot no longer exists.");
+    if (!slot) throw ScheduleError.of("schedule.slotGone");
     requireRuleAiring(slot, originalStart);
     const key = wallKey(parseWallKey(originalStart)!);
     await tx.airingMove.deleteMany({ where: { slotId, originalStart: key } });
@@ -477,12 +495,12 @@ export async function moveAiring(
   actor: AdminActor = SYSTEM_ACTOR,
 ): Promise<void> {
   const target = parseWallKey(newStart);
-  if (!target) throw new ScheduleError("The new time must be a date and time.");
-  if (parseDuration(String(durationMinutes)) === null) throw new ScheduleError("The duration must be between 5 and 1440 minutes.");
+  if (!target) throw ScheduleError.of("schedule.newStartInvalid");
+  if (parseDuration(String(durationMinutes)) === null) throw ScheduleError.of("schedule.durationInvalid");
   await db().$transaction(async (tx) => {
     await lockSchedule(tx);
     const slot = await tx.showSlot.findUnique({ where: { id: slotId }, select: { ...slotSelect, show: { select: { name: true } } } });
-    if (!slot) throw new ScheduleError("That time slot no longer exists.");
+    if (!slot) throw ScheduleError.of("schedule.slotGone");
     requireRuleAiring(slot, originalStart);
     const key = wallKey(parseWallKey(originalStart)!);
     const to = wallKey(target);
@@ -500,13 +518,9 @@ export async function moveAiring(
   publishSchedule("updated", [{ id: slotId }]);
 }
 
-/** A slot in words, for the activity log and the admin list. */
-export function describeSlot(slot: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null }): string {
-  if (!slot.rrule) return `once on ${slot.startDate} at ${slot.startTime} for ${slot.durationMinutes} min`;
-  const days = slotDays(slot.rrule)
-    .map((day) => WEEKDAY_NAMES[day])
-    .join(", ");
-  return `every ${days} at ${slot.startTime} for ${slot.durationMinutes} min, from ${slot.startDate}${slot.endDate ? ` to ${slot.endDate}` : ""}`;
+/** A slot in words for the activity log (English, as the log is). */
+export function describeSlot(slot: SlotRule): string {
+  return describeSlotIn(slot, logTranslator());
 }
 
 /** An airing as pages receive it (times as ISO strings). */

@@ -1,5 +1,8 @@
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "~/models/activity.server";
 import type { Prisma } from "~/generated/prisma/client";
+import { serverI18n } from "~/i18n/catalogs.server";
+import type { MessageKey } from "~/i18n/keys";
+import { translator, type Translator } from "~/i18n/translate";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { readMp3Frames } from "~/services/mp3-frames.server";
@@ -70,8 +73,11 @@ async function claimRecording(now: Date) {
   return count === 1 ? candidate.id : null;
 }
 
-function airingDate(date: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: getConfig().stationTimezone }).format(date);
+/** Episodes are written by the station: in its language, whoever triggered them. */
+const stationTranslator = (): Translator => translator(serverI18n(getConfig().stationLanguage));
+
+function airingDate(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: getConfig().stationTimezone }).format(date);
 }
 
 /** The song history of [from, to) as chapters of a recording (the song already playing at `from` opens it). */
@@ -102,9 +108,9 @@ const showSelect = {
   hosts: { select: { crewMemberId: true }, orderBy: { position: "asc" } },
 } satisfies Prisma.ShowSelect;
 
-function describe(show: RecordingShow, airingStart: Date, missingSeconds: number): string {
-  const text = show.description.trim() || `${show.name}, as aired on ${airingDate(airingStart)}.`;
-  return missingSeconds >= 5 ? `${text}\n\n${missingSeconds} seconds of this airing were not recorded (the stream was down).` : text;
+function describe(show: RecordingShow, airingStart: Date, missingSeconds: number, { t, locale }: Translator): string {
+  const text = show.description.trim() || t("schedule.archiveDescription", { show: show.name, date: airingDate(airingStart, locale) });
+  return missingSeconds >= 5 ? `${text}\n\n${t("schedule.archiveMissing", { seconds: missingSeconds })}` : text;
 }
 
 /** The show's own artwork as the episode's cover, or the station's when the show has none. */
@@ -126,10 +132,11 @@ async function publishAsEpisode(
   chapters: Chapter[],
   actor: AdminActor,
 ): Promise<number> {
+  const station = stationTranslator();
   const result = await createEpisode(
     {
-      title: `${show.name} — ${airingDate(recording.airingStart)}`,
-      description: describe(show, recording.airingStart, recording.missingSeconds),
+      title: `${show.name} — ${airingDate(recording.airingStart, station.locale)}`,
+      description: describe(show, recording.airingStart, recording.missingSeconds, station),
       publishedAt: new Date(),
       audio,
       cover: await showCover(show),
@@ -143,6 +150,9 @@ async function publishAsEpisode(
   return result.episode.id;
 }
 
+/** A failed recording's error when the stream was down all along (the admin page shows it translated). */
+export const NOTHING_RECORDED = "Nothing was recorded while this show was on air.";
+
 /** Builds one claimed recording into an episode or a draft. */
 async function buildRecording(id: string): Promise<void> {
   const recording = await db().showRecording.findUniqueOrThrow({ where: { id }, include: { show: { select: showSelect } } });
@@ -151,7 +161,7 @@ async function buildRecording(id: string): Promise<void> {
   const to = new Date(recording.airingEnd.getTime() + show.archivePostrollSeconds * 1000);
   const span = await readRecordedSpan(from, to);
   if (!span) {
-    await db().showRecording.update({ where: { id }, data: { status: "failed", error: "Nothing was recorded while this show was on air." } });
+    await db().showRecording.update({ where: { id }, data: { status: "failed", error: NOTHING_RECORDED } });
     return;
   }
   const chapters = await chaptersFor(from, to, span.offsetAt);
@@ -259,18 +269,22 @@ export function listShowRecordings() {
   });
 }
 
+/** A refusal to publish a draft: its message key (the route translates it), English as the message. */
 export class RecordingError extends Error {
   name = "RecordingError";
+  constructor(readonly key: MessageKey) {
+    super(translator(serverI18n("en")).t(key));
+  }
 }
 
-const NOT_A_DRAFT = "That recording is not a draft any more.";
+const NOT_A_DRAFT = "schedule.notADraft";
 
 /** Publishes a draft, cut by `trimStart` and `trimEnd` seconds (frame-exact, nothing re-encoded). */
 export async function publishDraft(id: string, trim: { start: number; end: number }, actor: AdminActor): Promise<number> {
   const recording = await db().showRecording.findUnique({ where: { id }, include: { show: { select: showSelect } } });
   if (!recording || recording.status !== "draft" || !recording.audioKey) throw new RecordingError(NOT_A_DRAFT);
   const seconds = recording.durationMs / 1000;
-  if (trim.start < 0 || trim.end < 0 || trim.start + trim.end >= seconds - 1) throw new RecordingError("Trimming would leave nothing of the recording.");
+  if (trim.start < 0 || trim.end < 0 || trim.start + trim.end >= seconds - 1) throw new RecordingError("schedule.trimTooMuch");
   // One publish per draft: a second click (or a second admin) meanwhile finds it taken.
   const { count } = await db().showRecording.updateMany({ where: { id, status: "draft" }, data: { status: "publishing" } });
   if (count === 0) throw new RecordingError(NOT_A_DRAFT);

@@ -1,4 +1,5 @@
 import { Prisma } from "~/generated/prisma/client";
+import type { MessageKey } from "~/i18n/keys";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
@@ -68,19 +69,19 @@ export function validateShow(values: {
   description: string;
   colour: string;
   hostIds: string[];
-}): { ok: true; value: ShowInput } | { ok: false; errors: Partial<Record<ShowField, string>> } {
-  const errors: Partial<Record<ShowField, string>> = {};
+}): { ok: true; value: ShowInput } | { ok: false; errors: Partial<Record<ShowField, MessageKey>> } {
+  const errors: Partial<Record<ShowField, MessageKey>> = {};
   const name = values.name.trim().replace(/\s+/g, " ");
-  if (!name) errors.name = "Give the show a name.";
-  else if (name.length > 100) errors.name = "The name is too long (at most 100 characters).";
+  if (!name) errors.name = "schedule.nameMissing";
+  else if (name.length > 100) errors.name = "schedule.nameTooLong";
   const slug = values.slug.trim() === "" ? slugify(name) : values.slug.trim();
-  if (!/^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/.test(slug)) errors.slug = "The address may use a–z, 0–9 and hyphens (at most 60), e.g. late-night-jazz.";
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/.test(slug)) errors.slug = "schedule.slugInvalid";
   const description = values.description.trim();
-  if (description.length > 4000) errors.description = "The description is too long (at most 4000 characters).";
+  if (description.length > 4000) errors.description = "schedule.descriptionTooLong";
   const colour = values.colour.trim().toLowerCase() || "#e11d48";
-  if (!/^#[0-9a-f]{6}$/.test(colour)) errors.colour = "The colour must be written as #rrggbb.";
+  if (!/^#[0-9a-f]{6}$/.test(colour)) errors.colour = "schedule.colourInvalid";
   const hostIds = [...new Set(values.hostIds)];
-  if (hostIds.length > 20) errors.hosts = "A show can have at most 20 hosts.";
+  if (hostIds.length > 20) errors.hosts = "schedule.tooManyHosts";
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, value: { name, slug, description, colour, hostIds } };
 }
@@ -88,12 +89,12 @@ export function validateShow(values: {
 async function requireCrew(tx: Prisma.TransactionClient, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const found = await tx.crewMember.count({ where: { id: { in: ids } } });
-  if (found !== ids.length) throw new ScheduleError("One of the chosen hosts is no longer on the crew. Nothing was changed.");
+  if (found !== ids.length) throw ScheduleError.of("schedule.hostGone");
 }
 
 function friendlyWriteError(error: unknown, slug: string): unknown {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-    return new ScheduleError(`Another show already uses the address /shows/${slug}; choose another.`);
+    return ScheduleError.of("schedule.slugTaken", { slug });
   }
   return error;
 }
@@ -149,7 +150,7 @@ export async function updateShow(id: string, input: ShowInput, actor: AdminActor
   try {
     show = await commitFileChange(upload, async (tx, file) => {
       const previous = await tx.show.findUnique({ where: { id }, select: { id: true, artwork: { select: { key: true, variantWidths: true } } } });
-      if (!previous) throw new ScheduleError("That show no longer exists.");
+      if (!previous) throw ScheduleError.of("schedule.showGone");
       await requireCrew(tx, input.hostIds);
       await tx.showHost.deleteMany({ where: { showId: id } });
       const dropArtwork = Boolean(file) || Boolean(artwork.remove);
@@ -173,7 +174,7 @@ export async function updateShow(id: string, input: ShowInput, actor: AdminActor
 export async function deleteShow(id: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
   const show = await commitFileChange(null, async (tx) => {
     const removed = await tx.show.findUnique({ where: { id }, select: { id: true, name: true, artwork: { select: { key: true, variantWidths: true } } } });
-    if (!removed) throw new ScheduleError("That show no longer exists.");
+    if (!removed) throw ScheduleError.of("schedule.showGone");
     await tx.show.delete({ where: { id } });
     await logActivity(tx, actor, "show.deleted", `Deleted show "${removed.name}"`);
     return { result: { id: removed.id, name: removed.name }, replaced: [removed.artwork] };

@@ -1,16 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useLiveData } from "~/hooks/useRealtime";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { decodeCursor, listSongHistory, type Song } from "~/models/song-history.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
-import { dayIn, timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
+import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 import { dayKeyAt } from "~/utils/schedule-time";
 import { fromDateTimeLocal } from "~/utils/time-zone";
+import { dayLabel } from "~/utils/weekdays";
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
-  withSiteMeta(matches, [{ title: data ? `SONG HISTORY · ${data.stationName}` : "SONG HISTORY" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches).t("schedule.historyTitle");
+  return withSiteMeta(matches, [{ title: data ? `${title} · ${data.stationName}` : title }]);
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -25,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     stationTimeZone,
     q,
     at: at ? atText : "",
-    atError: atText && !at ? "That is not a date and time." : null,
+    atError: Boolean(atText && !at),
     paged: Boolean(cursor || at),
     ...page,
   };
@@ -36,6 +41,7 @@ export default function History() {
   // Only the first page follows new songs; a listener paging back keeps their place.
   useLiveData(...(paged ? [] : (["history:changed"] as const)));
   const [zone] = useListenerTimeZone(stationTimeZone, null);
+  const { t, locale } = useT();
   const days: { key: string; songs: Song[] }[] = [];
   for (const song of songs) {
     const key = dayKeyAt(new Date(song.playedAt), zone);
@@ -45,31 +51,29 @@ export default function History() {
   const older = nextCursor ? `?${new URLSearchParams({ before: nextCursor, ...(q ? { q } : {}) })}` : null;
   return (
     <div className="container history-page">
-      <h1 className="page-title">SONG HISTORY</h1>
-      <p className="muted">
-        Everything the station played, newest first. Times in {zone} ({zoneAbbreviation(new Date(), zone)}).
-      </p>
+      <h1 className="page-title">{t("schedule.historyTitle")}</h1>
+      <p className="muted">{t("schedule.historyIntro", { zone, abbreviation: zoneAbbreviation(new Date(), zone) })}</p>
       <Form method="get" className="history-search" role="search">
         <div>
-          <label htmlFor="history-q">Title or artist</label>
+          <label htmlFor="history-q">{t("schedule.titleOrArtist")}</label>
           <input id="history-q" type="search" name="q" defaultValue={q} maxLength={100} />
         </div>
         <div>
-          <label htmlFor="history-at">Played at or before (station time, {stationTimeZone})</label>
+          <label htmlFor="history-at">{t("schedule.playedAtOrBefore", { zone: stationTimeZone })}</label>
           <input id="history-at" type="datetime-local" name="at" defaultValue={at} aria-invalid={atError ? true : undefined} />
-          {atError && <p className="form-error">{atError}</p>}
+          {atError && <p className="form-error">{t("schedule.notADateTime")}</p>}
         </div>
         <button type="submit" className="button">
-          Search
+          {t("schedule.search")}
         </button>
       </Form>
       {songs.length === 0 ? (
-        <p className="empty-state">{q ? `No songs matching "${q}".` : "No songs played yet."}</p>
+        <p className="empty-state">{q ? t("schedule.noSongsMatching", { q }) : t("schedule.noSongs")}</p>
       ) : (
         days.map((day) => (
           <section key={day.key} className="history-day" aria-labelledby={`history-${day.key}`}>
             <h2 id={`history-${day.key}`} className="schedule-day__title">
-              {dayIn(new Date(`${day.key}T12:00:00Z`), "UTC")}
+              {dayLabel(new Date(`${day.key}T12:00:00Z`), "UTC", locale)}
             </h2>
             <ol className="song-list">
               {day.songs.map((song) => (
@@ -88,15 +92,15 @@ export default function History() {
           </section>
         ))
       )}
-      <nav className="schedule-page__weeks" aria-label="Pages">
+      <nav className="schedule-page__weeks" aria-label={t("schedule.pages")}>
         {paged && (
           <Link to={q ? `?${new URLSearchParams({ q })}` : "/history"} className="button button--ghost">
-            Newest
+            {t("schedule.newest")}
           </Link>
         )}
         {older && (
           <Link to={older} className="button button--ghost" rel="next">
-            Older songs →
+            {t("schedule.olderSongs")}
           </Link>
         )}
       </nav>

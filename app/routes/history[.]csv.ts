@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requestTranslator } from "~/i18n/language.server";
 import { songHistoryCsv } from "~/models/song-history.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { getConfig } from "~/services/config.server";
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const from = /^\d{4}-\d{2}-\d{2}$/.test(fromDay) ? fromDateTimeLocal(`${fromDay}T00:00`, timeZone) : null;
   const lastDay = /^\d{4}-\d{2}-\d{2}$/.test(toDay) ? fromDateTimeLocal(`${toDay}T00:00`, timeZone) : null;
   if (!from || !lastDay || lastDay < from) {
-    return new Response("Choose a from and a to date (YYYY-MM-DD), the to date not before the from date.", {
+    return new Response((await requestTranslator(request)).t("schedule.exportDatesInvalid"), {
       status: 400,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });

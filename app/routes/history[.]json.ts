@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requestTranslator } from "~/i18n/language.server";
 import { listSongsBetween } from "~/models/song-history.server";
 
 const MAX_SONGS = 1000;
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const to = instant(url.searchParams.get("to"));
   const headers = { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" };
   if (from === "invalid" || to === "invalid") {
-    return Response.json({ error: "from and to must be ISO 8601 dates or times, e.g. 2026-11-23T14:32:00Z." }, { status: 400, headers });
+    return Response.json({ error: (await requestTranslator(request)).t("schedule.historyJsonInvalid") }, { status: 400, headers });
   }
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const songs = await listSongsBetween({ from, to, q, limit: MAX_SONGS + 1 });

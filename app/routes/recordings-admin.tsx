@@ -5,6 +5,11 @@ import { EmptyState } from "~/components/admin/AdminList";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
 import { Field } from "~/components/admin/Field";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import type { MessageKey } from "~/i18n/keys";
+import { metaTranslator } from "~/i18n/meta";
+import { Message } from "~/i18n/Message";
+import { useT } from "~/i18n/translate";
 import { rewindUsage } from "~/models/rewind.server";
 import {
   discardDraft,
@@ -12,6 +17,7 @@ import {
   listShowArchiveSettings,
   listShowRecordings,
   MAX_ROLL_SECONDS,
+  NOTHING_RECORDED,
   parseRollSeconds,
   publishDraft,
   RecordingError,
@@ -23,21 +29,22 @@ import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
 
-export const meta: MetaFunction = () => [{ title: "Recordings · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("schedule.recordingsTitle") }, { name: "robots", content: "noindex" }];
 
-const STATUS: Record<string, string> = {
-  pending: "Waiting to be built",
-  building: "Being built",
-  draft: "Draft: trim and publish",
-  published: "Published",
-  failed: "Could not be built",
-  discarded: "Discarded",
+const STATUS: Record<string, MessageKey> = {
+  pending: "schedule.statusPending",
+  building: "schedule.statusBuilding",
+  draft: "schedule.statusDraft",
+  published: "schedule.statusPublished",
+  failed: "schedule.statusFailed",
+  discarded: "schedule.statusDiscarded",
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const { stationTimezone: timeZone, rewindHours, streamUrl } = getConfig();
-  const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone });
+  const { locale } = await requestTranslator(request);
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
   const [usage, recordings, shows] = await Promise.all([rewindUsage(), listShowRecordings(), listShowArchiveSettings()]);
   return {
     shows,
@@ -48,13 +55,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       id: recording.id,
       show: recording.show.name,
       when: `${when.format(recording.airingStart)} – ${when.format(recording.airingEnd)}`,
-      status: STATUS[recording.status] ?? recording.status,
+      status: recording.status,
       isDraft: recording.status === "draft",
       duration: recording.durationMs > 0 ? formatDuration(Math.round(recording.durationMs / 1000)) : null,
       missingSeconds: recording.missingSeconds,
       audioUrl: recording.audioKey ? `/media/${recording.audioKey}` : null,
       episodeId: recording.episodeId,
+      // The archiver's one expected failure is translated on the page; others are technical messages.
       error: recording.error,
+      nothingRecorded: recording.error === NOTHING_RECORDED,
     })),
   };
 }
@@ -68,34 +77,35 @@ function seconds(value: string | undefined): number | null {
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
   const actor = { adminSessionId: session.id };
+  const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "publish-draft": async ({ fields }) => {
       const start = seconds(fields.trimStart);
       const end = seconds(fields.trimEnd);
-      if (start === null || end === null) return { ok: false, message: "Trim by a whole number of seconds.", errors: { trimStart: "Whole seconds" } };
+      if (start === null || end === null) return { ok: false, message: t("schedule.trimWholeSeconds"), errors: { trimStart: t("schedule.wholeSeconds") } };
       try {
         const episodeId = await publishDraft(fields.id ?? "", { start, end }, actor);
-        return { ok: true, message: `Published as episode ${episodeId}.` };
+        return { ok: true, message: t("schedule.publishedAsEpisode", { id: episodeId }) };
       } catch (error) {
         if (!(error instanceof RecordingError)) throw error;
-        return { ok: false, message: error.message };
+        return { ok: false, message: t(error.key) };
       }
     },
     "show-archive": async ({ fields }) => {
       const archive = fields.archive ?? "";
       const prerollSeconds = parseRollSeconds(fields.preroll);
       const postrollSeconds = parseRollSeconds(fields.postroll);
-      if (!isArchiveMode(archive)) return { ok: false, message: "Choose off, draft or publish." };
+      if (!isArchiveMode(archive)) return { ok: false, message: t("schedule.chooseArchiveMode") };
       if (prerollSeconds === null || postrollSeconds === null) {
-        const message = `Pre- and post-roll are whole seconds, at most ${MAX_ROLL_SECONDS}.`;
+        const message = t("schedule.rollInvalid", { max: MAX_ROLL_SECONDS });
         return { ok: false, message, errors: { [prerollSeconds === null ? "preroll" : "postroll"]: message } };
       }
       const saved = await setShowArchive(fields.id ?? "", { archive, prerollSeconds, postrollSeconds }, actor);
-      return saved ? { ok: true, message: "Saved." } : { ok: false, message: "That show no longer exists." };
+      return saved ? { ok: true, message: t("schedule.saved") } : { ok: false, message: t("schedule.showGone") };
     },
     "discard-draft": async ({ fields }) => {
       await discardDraft(fields.id ?? "");
-      return { ok: true, message: "Draft discarded." };
+      return { ok: true, message: t("schedule.draftDiscarded") };
     },
   });
 }
@@ -103,26 +113,22 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function RecordingsAdmin() {
   const { rewindHours, recording, usage, recordings, shows } = useLoaderData<typeof loader>();
   useLiveData("images:changed", "schedule:changed");
+  const { t } = useT();
   return (
-    <AdminPage
-      title="Recordings"
-      intro="The live stream is recorded for rewinding; shows whose archive is on become episodes when they end. Drafts wait here to be trimmed and published."
-    >
-      <AdminSection id="rewind-storage-title" title="Rewind buffer">
+    <AdminPage title={t("schedule.recordingsHeading")} intro={t("schedule.recordingsIntro")}>
+      <AdminSection id="rewind-storage-title" title={t("schedule.rewindBuffer")}>
         <p>
           {recording
-            ? `Keeping the last ${rewindHours} hours of the live stream: ${usage.bytes} in ${usage.segments} segments${usage.oldest ? `, from ${usage.oldest}` : ""}.`
-            : "Not recording: set STREAM_URL (and REWIND_HOURS above 0) to record the live stream."}
+            ? usage.oldest
+              ? t("schedule.rewindKeepingFrom", { hours: rewindHours, bytes: usage.bytes, segments: usage.segments, oldest: usage.oldest })
+              : t("schedule.rewindKeeping", { hours: rewindHours, bytes: usage.bytes, segments: usage.segments })
+            : t("schedule.notRecording")}
         </p>
       </AdminSection>
-      <AdminSection
-        id="show-archive-title"
-        title="Archive per show"
-        description="When an airing ends: off, keep it as a draft to trim and publish, or publish it as an episode at once. Pre- and post-roll widen the recording."
-      >
+      <AdminSection id="show-archive-title" title={t("schedule.archivePerShow")} description={t("schedule.archivePerShowIntro")}>
         {shows.length === 0 ? (
           <EmptyState icon="calendar">
-            No shows yet: add them on the <Link to="/schedule-admin">SCHEDULE</Link> screen.
+            <Message id="schedule.noShowsAddThem" components={{ 0: <Link to="/schedule-admin" /> }} />
           </EmptyState>
         ) : (
           shows.map((show) => (
@@ -132,63 +138,63 @@ export default function RecordingsAdmin() {
               intent="show-archive"
               hidden={{ id: show.id }}
               className="admin-form admin-form--inline"
-              aria-label={`Archive of ${show.name}`}
+              aria-label={t("schedule.archiveOf", { show: show.name })}
             >
               <label className="admin-field">
                 <span className="admin-field__label">{show.name}</span>
                 <select name="archive" defaultValue={show.archive} className="admin-input">
-                  <option value="off">Off</option>
-                  <option value="draft">As draft</option>
-                  <option value="publish">Publish</option>
+                  <option value="off">{t("schedule.archiveOff")}</option>
+                  <option value="draft">{t("schedule.archiveDraft")}</option>
+                  <option value="publish">{t("schedule.archivePublish")}</option>
                 </select>
               </label>
-              <Field name="preroll" label="Pre-roll (s)" inputMode="numeric" defaultValue={String(show.archivePrerollSeconds)} />
-              <Field name="postroll" label="Post-roll (s)" inputMode="numeric" defaultValue={String(show.archivePostrollSeconds)} />
+              <Field name="preroll" label={t("schedule.preroll")} inputMode="numeric" defaultValue={String(show.archivePrerollSeconds)} />
+              <Field name="postroll" label={t("schedule.postroll")} inputMode="numeric" defaultValue={String(show.archivePostrollSeconds)} />
               <FormStatus />
-              <SubmitButton pendingLabel="Saving…">Save</SubmitButton>
+              <SubmitButton pendingLabel={t("schedule.saving")}>{t("schedule.save")}</SubmitButton>
             </AdminForm>
           ))
         )}
       </AdminSection>
-      <AdminSection id="recordings-title" title="Show recordings" description="The newest airings of archived shows.">
+      <AdminSection id="recordings-title" title={t("schedule.showRecordings")} description={t("schedule.showRecordingsIntro")}>
         {recordings.length === 0 ? (
           <EmptyState icon="radio">
-            No show has been recorded yet. Turn on a show&apos;s archive above, or add shows on the <Link to="/schedule-admin">SCHEDULE</Link> screen.
+            <Message id="schedule.noRecordings" components={{ 0: <Link to="/schedule-admin" /> }} />
           </EmptyState>
         ) : (
           <ul className="admin-list">
             {recordings.map((item) => (
               <li key={item.id} className="admin-list__item">
                 <p>
-                  <strong>{item.show}</strong> · {item.when} · {item.status}
+                  <strong>{item.show}</strong> · {item.when} · {Object.hasOwn(STATUS, item.status) ? t(STATUS[item.status]) : item.status}
                   {item.duration ? ` · ${item.duration}` : ""}
-                  {item.missingSeconds >= 5 ? ` · ${item.missingSeconds} s not recorded` : ""}
+                  {item.missingSeconds >= 5 ? ` · ${t("schedule.secondsNotRecorded", { seconds: item.missingSeconds })}` : ""}
                 </p>
-                {item.error && <p role="alert">{item.error}</p>}
-                {item.episodeId !== null && <Link to={`/play/${item.episodeId}`}>Open the episode</Link>}
+                {item.error && <p role="alert">{item.nothingRecorded ? t("schedule.nothingRecorded") : item.error}</p>}
+                {item.episodeId !== null && <Link to={`/play/${item.episodeId}`}>{t("schedule.openEpisode")}</Link>}
                 {item.isDraft && item.audioUrl && (
                   <>
-                    <audio controls preload="none" src={item.audioUrl} aria-label={`Draft recording of ${item.show}`} />
+                    <audio controls preload="none" src={item.audioUrl} aria-label={t("schedule.draftRecordingOf", { show: item.show })} />
                     <AdminForm
                       formId={`publish-${item.id}`}
                       intent="publish-draft"
                       hidden={{ id: item.id }}
                       className="admin-form admin-form--inline"
-                      aria-label={`Publish ${item.show}`}
+                      aria-label={t("schedule.publishNamed", { show: item.show })}
                     >
-                      <Field name="trimStart" label="Cut from the start (seconds)" inputMode="numeric" defaultValue="0" />
-                      <Field name="trimEnd" label="Cut from the end (seconds)" inputMode="numeric" defaultValue="0" />
+                      <Field name="trimStart" label={t("schedule.cutFromStart")} inputMode="numeric" defaultValue="0" />
+                      <Field name="trimEnd" label={t("schedule.cutFromEnd")} inputMode="numeric" defaultValue="0" />
                       <FormStatus />
-                      <SubmitButton pendingLabel="Publishing…">Publish episode</SubmitButton>
+                      <SubmitButton pendingLabel={t("schedule.publishing")}>{t("schedule.publishEpisode")}</SubmitButton>
                     </AdminForm>
                     <AdminForm
                       formId={`discard-${item.id}`}
                       intent="discard-draft"
                       hidden={{ id: item.id }}
-                      confirm="Discard this recording?"
-                      aria-label={`Discard ${item.show}`}
+                      confirm={t("schedule.confirmDiscard")}
+                      aria-label={t("schedule.discardNamed", { show: item.show })}
                     >
-                      <SubmitButton pendingLabel="Discarding…">Discard</SubmitButton>
+                      <SubmitButton pendingLabel={t("schedule.discarding")}>{t("schedule.discard")}</SubmitButton>
                     </AdminForm>
                   </>
                 )}

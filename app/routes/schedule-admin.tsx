@@ -9,15 +9,18 @@ import { EditForm, keepCurrentLabel, useEditing } from "~/components/admin/EditF
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT, type Translator } from "~/i18n/translate";
 import { listCrewMembers } from "~/models/crew.server";
 import {
   cancelAiring,
   createSlot,
   deleteSlot,
-  describeSlot,
   listAirings,
   moveAiring,
   parseDuration,
+  ScheduleError,
   slotDays,
   toPublicAiring,
   updateSlot,
@@ -25,12 +28,12 @@ import {
 } from "~/models/schedule.server";
 import { createShow, deleteShow, listShows, updateShow, validateShow } from "~/models/shows.server";
 import { requireAdmin } from "~/services/admin-session.server";
-import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
+import { answerAdminForm, pageScoped, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
-import { dayIn, timeIn } from "~/utils/airing-format";
-import { WEEKDAY_NAMES, WEEKDAYS } from "~/utils/weekdays";
+import { timeIn } from "~/utils/airing-format";
+import { dayLabel, describeSlot, weekdayName, WEEKDAYS } from "~/utils/weekdays";
 
-export const meta: MetaFunction = () => [{ title: "Schedule · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("schedule.adminTitle") }, { name: "robots", content: "noindex" }];
 
 const UPCOMING_DAYS = 14;
 
@@ -44,7 +47,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const slotId = url.searchParams.get("slot");
   const editSlot = shows.flatMap((show) => show.slots.map((slot) => ({ ...slot, showId: show.id }))).find((slot) => slot.id === slotId) ?? null;
   return {
-    shows: shows.map((show) => ({ ...show, slots: show.slots.map((slot) => ({ id: slot.id, text: describeSlot(slot) })) })),
+    shows: shows.map((show) => ({
+      ...show,
+      slots: show.slots.map(({ id, startDate, startTime, durationMinutes, rrule, endDate }) => ({ id, startDate, startTime, durationMinutes, rrule, endDate })),
+    })),
     crew: crew.map((member) => ({ id: member.id, name: member.name })),
     airings: airings.map(toPublicAiring),
     editShow: editShow && {
@@ -62,66 +68,91 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** The model's refusals (ScheduleError) in the admin's language; answerAdminForm would show their English message. */
+function translatingRefusals(translator: Translator, handlers: Record<string, AdminHandler>): Record<string, AdminHandler> {
+  const wrap = (handler: AdminHandler): AdminHandler =>
+    Object.assign(
+      async (form: Parameters<AdminHandler>[0]) => {
+        try {
+          return await handler(form);
+        } catch (error) {
+          if (!(error instanceof ScheduleError)) throw error;
+          return { ok: false, message: error.text(translator) };
+        }
+      },
+      handler.scope ? { scope: handler.scope } : {},
+    );
+  return Object.fromEntries(Object.entries(handlers).map(([intent, handler]) => [intent, wrap(handler)]));
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
   const actor = { adminSessionId: session.id };
-  return answerAdminForm(request, {
-    "save-show": async ({ fields, files }) => {
-      const check = validateShow({
-        name: fields.name ?? "",
-        slug: fields.slug ?? "",
-        description: fields.description ?? "",
-        colour: fields.colour ?? "",
-        hostIds: Object.keys(fields)
-          .filter((name) => name.startsWith("host-"))
-          .map((name) => name.slice(5)),
-      });
-      if (!check.ok) return { ok: false, message: "Please correct the marked fields.", errors: check.errors };
-      const artwork = { image: files.artwork ?? null, remove: fields.removeArtwork !== undefined };
-      if (fields.id) {
-        const show = await updateShow(fields.id, check.value, actor, artwork);
-        return { ok: true, message: `"${show.name}" saved.` };
-      }
-      const show = await createShow(check.value, actor, artwork);
-      return { ok: true, message: `"${show.name}" added. Now give it a time slot.` };
-    },
-    "delete-show": pageScoped(async ({ fields }) => {
-      await deleteShow(fields.id ?? "", actor);
-      return { ok: true, message: `"${fields.name ?? "The show"}" deleted.` };
+  const translator = await requestTranslator(request);
+  const { t } = translator;
+  return answerAdminForm(
+    request,
+    translatingRefusals(translator, {
+      "save-show": async ({ fields, files }) => {
+        const check = validateShow({
+          name: fields.name ?? "",
+          slug: fields.slug ?? "",
+          description: fields.description ?? "",
+          colour: fields.colour ?? "",
+          hostIds: Object.keys(fields)
+            .filter((name) => name.startsWith("host-"))
+            .map((name) => name.slice(5)),
+        });
+        if (!check.ok) {
+          const errors = Object.fromEntries(Object.entries(check.errors).map(([field, key]) => [field, t(key)]));
+          return { ok: false, message: t("schedule.correctFields"), errors };
+        }
+        const artwork = { image: files.artwork ?? null, remove: fields.removeArtwork !== undefined };
+        if (fields.id) {
+          const show = await updateShow(fields.id, check.value, actor, artwork);
+          return { ok: true, message: t("schedule.showSaved", { show: show.name }) };
+        }
+        const show = await createShow(check.value, actor, artwork);
+        return { ok: true, message: t("schedule.showAdded", { show: show.name }) };
+      },
+      "delete-show": pageScoped(async ({ fields }) => {
+        await deleteShow(fields.id ?? "", actor);
+        return { ok: true, message: fields.name ? t("schedule.showDeleted", { show: fields.name }) : t("schedule.showDeletedUnnamed") };
+      }),
+      "save-slot": async ({ fields }) => {
+        const duration = parseDuration(fields.duration ?? "");
+        const check = validateSlot({
+          kind: fields.kind === "once" ? "once" : "weekly",
+          days: WEEKDAYS.filter((day) => fields[`day-${day}`] !== undefined),
+          startDate: (fields.startDate ?? "").trim(),
+          startTime: (fields.startTime ?? "").trim(),
+          durationMinutes: duration ?? Number.NaN,
+          endDate: (fields.endDate ?? "").trim() || null,
+        });
+        if (!check.ok) return { ok: false, message: t(check.error) };
+        if (fields.slotId) {
+          await updateSlot(fields.slotId, check.value, actor);
+          return { ok: true, message: t("schedule.slotSaved") };
+        }
+        await createSlot(fields.showId ?? "", check.value, actor);
+        return { ok: true, message: t("schedule.slotAdded") };
+      },
+      "delete-slot": pageScoped(async ({ fields }) => {
+        await deleteSlot(fields.slotId ?? "", actor);
+        return { ok: true, message: t("schedule.slotRemoved") };
+      }),
+      "cancel-airing": pageScoped(async ({ fields }) => {
+        await cancelAiring(fields.slotId ?? "", fields.originalStart ?? "", actor);
+        return { ok: true, message: t("schedule.airingCancelled", { start: (fields.originalStart ?? "").replace("T", " ") }) };
+      }),
+      "move-airing": pageScoped(async ({ fields }) => {
+        const duration = parseDuration(fields.duration ?? "");
+        if (duration === null) return { ok: false, message: t("schedule.durationInvalidUnchanged") };
+        await moveAiring(fields.slotId ?? "", fields.originalStart ?? "", fields.newStart ?? "", duration, actor);
+        return { ok: true, message: t("schedule.airingMoved", { start: (fields.newStart ?? "").replace("T", " ") }) };
+      }),
     }),
-    "save-slot": async ({ fields }) => {
-      const duration = parseDuration(fields.duration ?? "");
-      const check = validateSlot({
-        kind: fields.kind === "once" ? "once" : "weekly",
-        days: WEEKDAYS.filter((day) => fields[`day-${day}`] !== undefined),
-        startDate: (fields.startDate ?? "").trim(),
-        startTime: (fields.startTime ?? "").trim(),
-        durationMinutes: duration ?? Number.NaN,
-        endDate: (fields.endDate ?? "").trim() || null,
-      });
-      if (!check.ok) return { ok: false, message: check.error };
-      if (fields.slotId) {
-        await updateSlot(fields.slotId, check.value, actor);
-        return { ok: true, message: "Time slot saved." };
-      }
-      await createSlot(fields.showId ?? "", check.value, actor);
-      return { ok: true, message: "Time slot added." };
-    },
-    "delete-slot": pageScoped(async ({ fields }) => {
-      await deleteSlot(fields.slotId ?? "", actor);
-      return { ok: true, message: "Time slot removed." };
-    }),
-    "cancel-airing": pageScoped(async ({ fields }) => {
-      await cancelAiring(fields.slotId ?? "", fields.originalStart ?? "", actor);
-      return { ok: true, message: `The airing of ${(fields.originalStart ?? "").replace("T", " ")} is cancelled.` };
-    }),
-    "move-airing": pageScoped(async ({ fields }) => {
-      const duration = parseDuration(fields.duration ?? "");
-      if (duration === null) return { ok: false, message: "The duration must be between 5 and 1440 minutes. Nothing was changed." };
-      await moveAiring(fields.slotId ?? "", fields.originalStart ?? "", fields.newStart ?? "", duration, actor);
-      return { ok: true, message: `Moved to ${(fields.newStart ?? "").replace("T", " ")}.` };
-    }),
-  });
+  );
 }
 
 function Checkbox({ name, label, defaultChecked }: { name: string; label: string; defaultChecked: boolean }) {
@@ -136,49 +167,48 @@ function Checkbox({ name, label, defaultChecked }: { name: string; label: string
 export default function ScheduleAdmin() {
   const { shows, crew, airings, editShow, editSlot, stationTimeZone, today } = useLoaderData<typeof loader>();
   useLiveData("schedule:changed");
+  const translator = useT();
+  const { t, locale } = translator;
   const showEditing = useEditing("show-form", editShow);
   const slotEditing = useEditing("slot-form", editSlot);
   const minutes = (airing: { start: string; end: string }) => String(Math.round((Date.parse(airing.end) - Date.parse(airing.start)) / 60_000));
 
   return (
-    <AdminPage
-      title="Schedule"
-      intro={`Shows, their weekly time slots and one-off specials, in station time (${stationTimeZone}). Overlapping airings are refused.`}
-    >
+    <AdminPage title={t("schedule.adminHeading")} intro={t("schedule.adminIntro", { zone: stationTimeZone })}>
       <div className="admin-columns">
-        <AdminSection id="show-form-title" title={showEditing ? `Edit ${showEditing.name}` : "Add a show"}>
+        <AdminSection id="show-form-title" title={showEditing ? t("schedule.editShow", { show: showEditing.name }) : t("schedule.addShowTitle")}>
           <EditForm
             formId="show-form"
             intent="save-show"
             editing={showEditing}
-            addLabel="Add a show"
-            addButton="Add show"
-            saveButton="Save show"
+            addLabel={t("schedule.addShowTitle")}
+            addButton={t("schedule.addShow")}
+            saveButton={t("schedule.saveShow")}
             successTo="/schedule-admin"
           >
-            <Field name="name" label="Name" defaultValue={showEditing?.name} maxLength={100} required autoComplete="off" />
+            <Field name="name" label={t("schedule.name")} defaultValue={showEditing?.name} maxLength={100} required autoComplete="off" />
             <Field
               name="slug"
-              label="Address /shows/…"
-              hint="Leave empty to make it from the name."
+              label={t("schedule.slugLabel")}
+              hint={t("schedule.slugHint")}
               defaultValue={showEditing?.slug}
               maxLength={60}
               autoComplete="off"
             />
-            <Field name="description" label="Description" multiline rows={4} defaultValue={showEditing?.description} maxLength={4000} />
-            <Field name="colour" label="Colour" type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
+            <Field name="description" label={t("schedule.description")} multiline rows={4} defaultValue={showEditing?.description} maxLength={4000} />
+            <Field name="colour" label={t("schedule.colour")} type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
             <ImagePicker
               name="artwork"
-              label={keepCurrentLabel("Artwork", Boolean(showEditing?.artwork), { optional: true })}
+              label={keepCurrentLabel(t("schedule.artwork"), Boolean(showEditing?.artwork), { optional: true })}
               current={showEditing?.artwork}
-              currentAlt={showEditing ? `Current artwork for ${showEditing.name}` : ""}
-              hint="Square works best; shown on the show's page, the schedule and the player."
+              currentAlt={showEditing ? t("schedule.currentArtworkFor", { show: showEditing.name }) : ""}
+              hint={t("schedule.artworkHint")}
             />
-            {showEditing?.artwork && <Checkbox name="removeArtwork" label="Remove the artwork" defaultChecked={false} />}
+            {showEditing?.artwork && <Checkbox name="removeArtwork" label={t("schedule.removeArtwork")} defaultChecked={false} />}
             <fieldset className="schedule-fieldset">
-              <legend className="admin-label">Hosts</legend>
+              <legend className="admin-label">{t("schedule.hosts")}</legend>
               {crew.length === 0 ? (
-                <p className="caption">Add crew members first (CREW).</p>
+                <p className="caption">{t("schedule.addCrewFirst")}</p>
               ) : (
                 crew.map((member) => (
                   <Checkbox key={member.id} name={`host-${member.id}`} label={member.name} defaultChecked={showEditing?.hostIds.includes(member.id) ?? false} />
@@ -188,28 +218,24 @@ export default function ScheduleAdmin() {
           </EditForm>
         </AdminSection>
 
-        <AdminSection
-          id="slot-form-title"
-          title={slotEditing ? "Edit time slot" : "Add a time slot"}
-          description="Weekly on the chosen days, or once (a special)."
-        >
+        <AdminSection id="slot-form-title" title={slotEditing ? t("schedule.editSlot") : t("schedule.addSlotTitle")} description={t("schedule.slotFormIntro")}>
           {shows.length === 0 ? (
-            <p className="caption">Add a show first.</p>
+            <p className="caption">{t("schedule.addShowFirst")}</p>
           ) : (
             <EditForm
               formId="slot-form"
               intent="save-slot"
-              editing={slotEditing && { id: slotEditing.id, name: "time slot" }}
+              editing={slotEditing && { id: slotEditing.id, name: t("schedule.timeSlot") }}
               idField="slotId"
-              addLabel="Add a time slot"
-              addButton="Add time slot"
-              saveButton="Save time slot"
+              addLabel={t("schedule.addSlotTitle")}
+              addButton={t("schedule.addSlot")}
+              saveButton={t("schedule.saveSlot")}
               successTo="/schedule-admin"
             >
               {!slotEditing && (
                 <div className="admin-field">
                   <label htmlFor="slot-show" className="admin-label">
-                    Show
+                    {t("schedule.show")}
                   </label>
                   <select id="slot-show" name="showId" className="admin-input" defaultValue={shows[0].id}>
                     {shows.map((show) => (
@@ -221,27 +247,35 @@ export default function ScheduleAdmin() {
                 </div>
               )}
               <fieldset className="schedule-fieldset">
-                <legend className="admin-label">Repeats</legend>
+                <legend className="admin-label">{t("schedule.repeats")}</legend>
                 <label className="schedule-check check-chip">
-                  <input type="radio" name="kind" value="weekly" defaultChecked={slotEditing ? Boolean(slotEditing.rrule) : true} /> Weekly
+                  <input type="radio" name="kind" value="weekly" defaultChecked={slotEditing ? Boolean(slotEditing.rrule) : true} /> {t("schedule.weekly")}
                 </label>
                 <label className="schedule-check check-chip">
-                  <input type="radio" name="kind" value="once" defaultChecked={slotEditing ? !slotEditing.rrule : false} /> Once (special)
+                  <input type="radio" name="kind" value="once" defaultChecked={slotEditing ? !slotEditing.rrule : false} /> {t("schedule.once")}
                 </label>
               </fieldset>
               <fieldset className="schedule-fieldset">
-                <legend className="admin-label">Days (weekly)</legend>
+                <legend className="admin-label">{t("schedule.daysWeekly")}</legend>
                 {WEEKDAYS.map((day) => (
-                  <Checkbox key={day} name={`day-${day}`} label={WEEKDAY_NAMES[day]} defaultChecked={slotEditing?.days.includes(day) ?? false} />
+                  <Checkbox key={day} name={`day-${day}`} label={weekdayName(day, locale)} defaultChecked={slotEditing?.days.includes(day) ?? false} />
                 ))}
               </fieldset>
               <div className="admin-form__row">
-                <Field name="startDate" label="First date" type="date" defaultValue={slotEditing?.startDate ?? today} required />
-                <Field name="startTime" label="Start time" type="time" defaultValue={slotEditing?.startTime} required />
+                <Field name="startDate" label={t("schedule.firstDate")} type="date" defaultValue={slotEditing?.startDate ?? today} required />
+                <Field name="startTime" label={t("schedule.startTime")} type="time" defaultValue={slotEditing?.startTime} required />
               </div>
               <div className="admin-form__row">
-                <Field name="duration" label="Minutes" type="number" min={5} max={1440} defaultValue={slotEditing?.durationMinutes ?? 60} required />
-                <Field name="endDate" label="Last date (optional)" type="date" defaultValue={slotEditing?.endDate ?? ""} />
+                <Field
+                  name="duration"
+                  label={t("schedule.minutes")}
+                  type="number"
+                  min={5}
+                  max={1440}
+                  defaultValue={slotEditing?.durationMinutes ?? 60}
+                  required
+                />
+                <Field name="endDate" label={t("schedule.lastDate")} type="date" defaultValue={slotEditing?.endDate ?? ""} />
               </div>
             </EditForm>
           )}
@@ -250,61 +284,70 @@ export default function ScheduleAdmin() {
 
       <AdminSection
         id="show-list-title"
-        title="Shows"
-        description={`${shows.length} show${shows.length === 1 ? "" : "s"}.`}
+        title={t("schedule.shows")}
+        description={t("schedule.showCount", { count: shows.length })}
         actions={
           <Link to="/schedule" className="button button--ghost">
-            Public schedule
+            {t("schedule.publicSchedule")}
           </Link>
         }
       >
-        <AdminList items={shows} empty="No shows yet.">
+        <AdminList items={shows} empty={t("schedule.noShowsYet")}>
           {(show) => (
             <AdminListItem
               key={show.id}
               className="schedule-admin__show"
               style={{ borderColor: show.colour }}
               title={<Link to={`/shows/${show.slug}`}>{show.name}</Link>}
-              thumb={show.artwork && { image: show.artwork, alt: `Artwork for ${show.name}` }}
+              thumb={show.artwork && { image: show.artwork, alt: t("schedule.artworkFor", { show: show.name }) }}
               actions={
                 <>
-                  <EditLink to={`?edit=${show.id}`} aria-label={`Edit ${show.name}`} />
+                  <EditLink to={`?edit=${show.id}`} aria-label={t("schedule.editShow", { show: show.name })} />
                   <DeleteForm
                     formId={`delete-${show.id}`}
                     intent="delete-show"
                     hidden={{ id: show.id, name: show.name }}
-                    confirm={`Delete the show "${show.name}" with its time slots and artwork? Its episodes stay, without a show.`}
-                    readAs={`Delete ${show.name}`}
+                    confirm={t("schedule.confirmDeleteShow", { show: show.name })}
+                    readAs={t("schedule.deleteShow", { show: show.name })}
                   />
                 </>
               }
             >
-              {show.hosts.length > 0 && <p className="caption">with {show.hosts.map((host) => host.crewMember.name).join(", ")}</p>}
+              {show.hosts.length > 0 && (
+                <p className="caption">{t("schedule.withHosts", { hosts: show.hosts.map((host) => host.crewMember.name).join(", ") })}</p>
+              )}
               <ul className="schedule-admin__slots">
-                {show.slots.map((slot) => (
-                  <li key={slot.id}>
-                    <span>{slot.text}</span> <EditLink to={`?slot=${slot.id}`} aria-label={`Edit the slot ${slot.text}`} />
-                    <DeleteForm
-                      formId={`delete-slot-${slot.id}`}
-                      intent="delete-slot"
-                      hidden={{ slotId: slot.id }}
-                      confirm={`Remove the time slot "${slot.text}"?`}
-                      label="Remove"
-                      pendingLabel="Removing…"
-                      readAs={`Remove the slot ${slot.text}`}
-                    />
-                  </li>
-                ))}
+                {show.slots.map((slot) => {
+                  const text = describeSlot(slot, translator);
+                  return (
+                    <li key={slot.id}>
+                      <span>{text}</span> <EditLink to={`?slot=${slot.id}`} aria-label={t("schedule.editSlotNamed", { slot: text })} />
+                      <DeleteForm
+                        formId={`delete-slot-${slot.id}`}
+                        intent="delete-slot"
+                        hidden={{ slotId: slot.id }}
+                        confirm={t("schedule.confirmRemoveSlot", { slot: text })}
+                        label={t("schedule.remove")}
+                        pendingLabel={t("schedule.removing")}
+                        readAs={t("schedule.removeSlotNamed", { slot: text })}
+                      />
+                    </li>
+                  );
+                })}
               </ul>
             </AdminListItem>
           )}
         </AdminList>
       </AdminSection>
 
-      <AdminSection id="airings-title" title={`Next ${UPCOMING_DAYS} days`} description="Cancel or move one airing; the rest of the series stays as it is.">
-        <AdminList items={airings} empty={`Nothing scheduled in the next ${UPCOMING_DAYS} days.`}>
+      <AdminSection id="airings-title" title={t("schedule.nextDays", { count: UPCOMING_DAYS })} description={t("schedule.nextDaysIntro")}>
+        <AdminList items={airings} empty={t("schedule.nothingScheduled", { count: UPCOMING_DAYS })}>
           {(airing) => {
-            const label = `${airing.name} on ${dayIn(airing.start, stationTimeZone)} at ${timeIn(airing.start, stationTimeZone)}`;
+            const label = t("schedule.airingLabel", {
+              show: airing.name,
+              day: dayLabel(airing.start, stationTimeZone, locale),
+              time: timeIn(airing.start, stationTimeZone),
+            });
             const key = `${airing.slotId}-${airing.originalStart}`;
             return (
               <AdminListItem
@@ -319,10 +362,10 @@ export default function ScheduleAdmin() {
                       intent="move-airing"
                       hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }}
                       className="admin-form--inline"
-                      aria-label={`Move ${label}`}
+                      aria-label={t("schedule.moveNamed", { airing: label })}
                     >
                       <label className="visually-hidden" htmlFor={`move-${key}-start`}>
-                        New start of {label}
+                        {t("schedule.newStartOf", { airing: label })}
                       </label>
                       <input
                         id={`move-${key}-start`}
@@ -333,7 +376,7 @@ export default function ScheduleAdmin() {
                         required
                       />
                       <label className="visually-hidden" htmlFor={`move-${key}-duration`}>
-                        Minutes
+                        {t("schedule.minutes")}
                       </label>
                       <input
                         id={`move-${key}-duration`}
@@ -345,25 +388,25 @@ export default function ScheduleAdmin() {
                         defaultValue={minutes(airing)}
                         required
                       />
-                      <SubmitButton pendingLabel="Moving…" variant="ghost">
-                        <ActionLabel label="Move" readAs={`Move ${label}`} />
+                      <SubmitButton pendingLabel={t("schedule.moving")} variant="ghost">
+                        <ActionLabel label={t("schedule.move")} readAs={t("schedule.moveNamed", { airing: label })} />
                       </SubmitButton>
                     </AdminForm>
                     <DeleteForm
                       formId={`cancel-${key}`}
                       intent="cancel-airing"
                       hidden={{ slotId: airing.slotId, originalStart: airing.originalStart }}
-                      confirm={`Cancel ${label}?`}
-                      label="Cancel"
-                      pendingLabel="Cancelling…"
-                      readAs={`Cancel ${label}`}
+                      confirm={t("schedule.confirmCancelAiring", { airing: label })}
+                      label={t("schedule.cancel")}
+                      pendingLabel={t("schedule.cancelling")}
+                      readAs={t("schedule.cancelNamed", { airing: label })}
                     />
                   </>
                 }
               >
                 <p className="caption">
-                  {dayIn(airing.start, stationTimeZone)} · {timeIn(airing.start, stationTimeZone)}–{timeIn(airing.end, stationTimeZone)}
-                  {airing.moved && ` (moved from ${airing.originalStart.replace("T", " ")})`}
+                  {dayLabel(airing.start, stationTimeZone, locale)} · {timeIn(airing.start, stationTimeZone)}–{timeIn(airing.end, stationTimeZone)}
+                  {airing.moved && ` ${t("schedule.movedFrom", { start: airing.originalStart.replace("T", " ") })}`}
                 </p>
               </AdminListItem>
             );
@@ -371,22 +414,18 @@ export default function ScheduleAdmin() {
         </AdminList>
       </AdminSection>
 
-      <AdminSection
-        id="history-export-title"
-        title="Song history export"
-        description="Every song played between two dates (station time), as CSV for licensing reports."
-      >
+      <AdminSection id="history-export-title" title={t("schedule.exportTitle")} description={t("schedule.exportIntro")}>
         <form method="get" action="/history.csv" className="admin-form admin-form--inline">
           <label htmlFor="export-from" className="admin-label">
-            From
+            {t("schedule.from")}
           </label>
           <input id="export-from" type="date" name="from" className="admin-input" required />
           <label htmlFor="export-to" className="admin-label">
-            To
+            {t("schedule.to")}
           </label>
           <input id="export-to" type="date" name="to" className="admin-input" defaultValue={today} required />
           <button type="submit" className="button">
-            Download CSV
+            {t("schedule.downloadCsv")}
           </button>
         </form>
       </AdminSection>

@@ -2,21 +2,27 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useLiveData } from "~/hooks/useRealtime";
+import { metaTranslator } from "~/i18n/meta";
+import { Message } from "~/i18n/Message";
+import { useT } from "~/i18n/translate";
 import { listAirings } from "~/models/schedule.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
-import { dayIn, timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
+import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 import { dayKeyAt, isTimeZone, timeZoneNames } from "~/utils/schedule-time";
 import { instantOfWallTime, wallTimeAt } from "~/utils/time-zone";
+import { dayLabel } from "~/utils/weekdays";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const MAX_WEEKS = 104;
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
-  withSiteMeta(matches, [{ title: data ? `SCHEDULE · ${data.stationName}` : "SCHEDULE" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches).t("schedule.title");
+  return withSiteMeta(matches, [{ title: data ? `${title} · ${data.stationName}` : title }]);
+};
 
 /** ?week=N: weeks from this one (negative: earlier), within two years either way. */
 function weekOffset(value: string | null): number {
@@ -80,6 +86,7 @@ function weekDays(now: Date, week: number, zone: string): string[] {
 
 export default function Schedule() {
   const data = useLoaderData<typeof loader>();
+  const { t, locale } = useT();
   const [searchParams] = useSearchParams();
   useLiveData("schedule:changed");
   const [zone, chooseZone] = useListenerTimeZone(data.zoneFromUrl ?? data.stationTimeZone, data.zoneFromUrl);
@@ -102,9 +109,13 @@ export default function Schedule() {
   return (
     <div className="container schedule-page">
       <header className="schedule-page__head">
-        <h1 className="page-title">SCHEDULE</h1>
+        <h1 className="page-title">{t("schedule.title")}</h1>
         <p className="muted">
-          Times in <strong data-testid="listener-zone">{zone}</strong> ({zoneAbbreviation(now, zone)}); station time ({data.stationTimeZone}) beside each show.
+          <Message
+            id="schedule.timesIn"
+            values={{ zone, abbreviation: zoneAbbreviation(now, zone), stationZone: data.stationTimeZone }}
+            components={{ 0: <strong data-testid="listener-zone" /> }}
+          />
         </p>
         <Form
           method="get"
@@ -116,7 +127,7 @@ export default function Schedule() {
           }}
         >
           {data.week !== 0 && <input type="hidden" name="week" value={data.week} />}
-          <label htmlFor="zone-picker">Time zone</label>
+          <label htmlFor="zone-picker">{t("schedule.timeZone")}</label>
           <select id="zone-picker" name="tz" value={zone} onChange={(event) => chooseZone(event.currentTarget.value)}>
             {(zones.includes(zone) ? zones : [zone, ...zones]).map((name) => (
               <option key={name} value={name}>
@@ -125,26 +136,26 @@ export default function Schedule() {
             ))}
           </select>
           <button type="submit" className="button button--ghost">
-            Show times
+            {t("schedule.showTimes")}
           </button>
         </Form>
-        <nav className="schedule-page__weeks" aria-label="Weeks">
+        <nav className="schedule-page__weeks" aria-label={t("schedule.weeks")}>
           <Link to={weekLink(data.week - 1)} className="button button--ghost" rel="prev">
-            ← Previous week
+            {t("schedule.previousWeek")}
           </Link>
           {data.week !== 0 && (
             <Link to={weekLink(0)} className="button button--ghost">
-              This week
+              {t("schedule.thisWeek")}
             </Link>
           )}
           <Link to={weekLink(data.week + 1)} className="button button--ghost" rel="next">
-            Next week →
+            {t("schedule.nextWeek")}
           </Link>
           <a href={data.calendarUrl} className="button button--ghost" download="schedule.ics">
-            Add to calendar
+            {t("schedule.addToCalendar")}
           </a>
           <a href={data.calendarUrl.replace(/^https?:/, "webcal:")} className="button button--ghost">
-            Subscribe
+            {t("schedule.subscribe")}
           </a>
         </nav>
       </header>
@@ -154,11 +165,10 @@ export default function Schedule() {
         return (
           <section key={day} className="schedule-day" aria-labelledby={`day-${day}`}>
             <h2 id={`day-${day}`} className="schedule-day__title">
-              {day === todayKey ? "Today · " : ""}
-              {dayIn(noon, "UTC")}
+              {day === todayKey ? t("schedule.today", { day: dayLabel(noon, "UTC", locale) }) : dayLabel(noon, "UTC", locale)}
             </h2>
             {airings.length === 0 ? (
-              <p className="muted">No shows scheduled.</p>
+              <p className="muted">{t("schedule.noShows")}</p>
             ) : (
               <ol className="schedule-day__list">
                 {airings.map((airing) => {
@@ -177,17 +187,20 @@ export default function Schedule() {
                         {!sameZone && (
                           <span className="airing__station-time">
                             {" "}
-                            (station {timeIn(airing.start, data.stationTimeZone)}–{timeIn(airing.end, data.stationTimeZone)}{" "}
-                            {zoneAbbreviation(airing.start, data.stationTimeZone)})
+                            {t("schedule.stationTime", {
+                              start: timeIn(airing.start, data.stationTimeZone),
+                              end: timeIn(airing.end, data.stationTimeZone),
+                              zone: zoneAbbreviation(airing.start, data.stationTimeZone),
+                            })}
                           </span>
                         )}
-                        {onNow && <strong className="airing__badge">ON NOW</strong>}
-                        {airing.moved && <span className="airing__note">moved</span>}
-                        {airing.special && <span className="airing__note">special</span>}
+                        {onNow && <strong className="airing__badge">{t("schedule.onNow")}</strong>}
+                        {airing.moved && <span className="airing__note">{t("schedule.moved")}</span>}
+                        {airing.special && <span className="airing__note">{t("schedule.special")}</span>}
                       </p>
                       <p className="airing__show">
                         <Link to={`/shows/${airing.slug}`}>{show.name}</Link>
-                        {show.hosts && <span className="airing__hosts"> with {show.hosts}</span>}
+                        {show.hosts && <span className="airing__hosts"> {t("schedule.withHosts", { hosts: show.hosts })}</span>}
                       </p>
                     </li>
                   );

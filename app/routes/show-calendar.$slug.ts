@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requestTranslator } from "~/i18n/language.server";
 import { buildScheduleCalendar } from "~/models/schedule-calendar.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { calendarResponse } from "./schedule[.]ics";
@@ -7,6 +8,10 @@ import { calendarResponse } from "./schedule[.]ics";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
   const ics = await buildScheduleCalendar(await publicBaseUrl(request), slug);
-  if (!ics) return new Response("That show does not exist.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!ics)
+    return new Response((await requestTranslator(request)).t("schedule.showNotFound"), {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   return calendarResponse(ics, `${slug}.ics`);
 }

@@ -2,21 +2,25 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listShowEpisodes } from "~/models/episodes.server";
-import { describeSlot, listShowAirings, toPublicAiring } from "~/models/schedule.server";
+import { listShowAirings, toPublicAiring } from "~/models/schedule.server";
 import { getShowBySlug } from "~/models/shows.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
-import { dayIn, timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
+import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
+import { dayLabel, describeSlot } from "~/utils/weekdays";
 
 const NEXT_AIRINGS = 8;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   withSiteMeta(matches, [
-    { title: data ? `${data.show.name} · ${data.stationName}` : "Show" },
+    { title: data ? `${data.show.name} · ${data.stationName}` : metaTranslator(matches).t("schedule.showTitle") },
     ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : []),
   ]);
 
@@ -26,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 async function showPageData(request: Request, slug: string) {
   const show = await getShowBySlug(slug);
-  if (!show) throw new Response("That show does not exist.", { status: 404 });
+  if (!show) throw new Response((await requestTranslator(request)).t("schedule.showNotFound"), { status: 404 });
   const [airings, episodes] = await Promise.all([listShowAirings(show.id, new Date(), NEXT_AIRINGS), listShowEpisodes(show.id)]);
   return {
     show: {
@@ -38,7 +42,7 @@ async function showPageData(request: Request, slug: string) {
       hosts: show.hosts.map((host) => host.crewMember),
     },
     episodes,
-    rules: show.slots.map(describeSlot),
+    rules: show.slots.map(({ id, startDate, startTime, durationMinutes, rrule, endDate }) => ({ id, startDate, startTime, durationMinutes, rrule, endDate })),
     airings: airings.map(toPublicAiring),
     stationName: getStationIdentity().name,
     stationTimeZone: getConfig().stationTimezone,
@@ -49,6 +53,8 @@ async function showPageData(request: Request, slug: string) {
 export default function ShowPage() {
   const { show, rules, airings, episodes, stationTimeZone, calendarUrl } = useLoaderData<typeof loader>();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
+  const translator = useT();
+  const { t, locale } = translator;
   useLiveData("schedule:changed");
   useLiveData("images:changed");
   return (
@@ -60,19 +66,19 @@ export default function ShowPage() {
             src={mediaUrlFor(show.artwork, 640)}
             srcSet={mediaSrcSet(show.artwork)}
             sizes="(min-width: 720px) 200px, 40vw"
-            alt={`Artwork for ${show.name}`}
+            alt={t("schedule.artworkFor", { show: show.name })}
             width={200}
             height={200}
           />
         )}
         <p className="caption">
-          <Link to="/schedule">SCHEDULE</Link>
+          <Link to="/schedule">{t("schedule.title")}</Link>
         </p>
         <h1 className="page-title">{show.name}</h1>
         {show.description && <p className="show-page__description">{show.description}</p>}
         {show.hosts.length > 0 && (
           <p className="show-page__hosts">
-            Hosted by{" "}
+            {t("schedule.hostedBy")}{" "}
             {show.hosts.map((host, index) => (
               <span key={host.id}>
                 {index > 0 && ", "}
@@ -83,43 +89,41 @@ export default function ShowPage() {
         )}
         <p>
           <a href={calendarUrl} className="button button--ghost" download={`${show.slug}.ics`}>
-            Add to calendar
+            {t("schedule.addToCalendar")}
           </a>{" "}
           <a href={calendarUrl.replace(/^https?:/, "webcal:")} className="button button--ghost">
-            Subscribe
+            {t("schedule.subscribe")}
           </a>
         </p>
       </header>
       <section className="section" aria-labelledby="show-when">
         <h2 id="show-when" className="section-title">
-          WHEN IT AIRS
+          {t("schedule.whenItAirs")}
         </h2>
         {rules.length === 0 ? (
-          <p className="muted">Not on the schedule at the moment.</p>
+          <p className="muted">{t("schedule.notScheduled")}</p>
         ) : (
           <ul>
             {rules.map((rule) => (
-              <li key={rule}>
-                {rule} (station time, {stationTimeZone})
-              </li>
+              <li key={rule.id}>{t("schedule.ruleInStationTime", { rule: describeSlot(rule, translator), zone: stationTimeZone })}</li>
             ))}
           </ul>
         )}
       </section>
       <section className="section" aria-labelledby="show-next">
         <h2 id="show-next" className="section-title">
-          NEXT AIRINGS
+          {t("schedule.nextAirings")}
         </h2>
         {airings.length === 0 ? (
-          <p className="muted">No airings coming up.</p>
+          <p className="muted">{t("schedule.noAirings")}</p>
         ) : (
           <ol className="schedule-day__list">
             {airings.map((airing) => (
               <li key={`${airing.slotId}-${airing.originalStart}`} className="airing" style={{ borderColor: show.colour }}>
                 <p className="airing__time">
-                  {dayIn(airing.start, zone)} · <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–
+                  {dayLabel(airing.start, zone, locale)} · <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–
                   <time dateTime={airing.end}>{timeIn(airing.end, zone)}</time> {zoneAbbreviation(airing.start, zone)}
-                  {airing.moved && <span className="airing__note">moved</span>}
+                  {airing.moved && <span className="airing__note">{t("schedule.moved")}</span>}
                 </p>
               </li>
             ))}
@@ -128,12 +132,12 @@ export default function ShowPage() {
       </section>
       <section className="section" aria-labelledby="show-episodes">
         <h2 id="show-episodes" className="section-title">
-          EPISODES
+          {t("schedule.episodes")}
         </h2>
         {episodes.length === 0 ? (
-          <p className="muted">No episodes of this show yet.</p>
+          <p className="muted">{t("schedule.noEpisodes")}</p>
         ) : (
-          <PodcastCardList episodes={episodes} label={`Episodes of ${show.name}`} />
+          <PodcastCardList episodes={episodes} label={t("schedule.episodesOf", { show: show.name })} />
         )}
       </section>
     </div>

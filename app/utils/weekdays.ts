@@ -1,12 +1,52 @@
+import type { Translator } from "~/i18n/translate";
+
 /** Weekdays as iCalendar names them (RRULE BYDAY); shared by the schedule model and its admin page's form. */
 export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
-export const WEEKDAY_NAMES: Record<Weekday, string> = {
-  MO: "Monday",
-  TU: "Tuesday",
-  WE: "Wednesday",
-  TH: "Thursday",
-  FR: "Friday",
-  SA: "Saturday",
-  SU: "Sunday",
-};
+
+// 1 January 2024 was a Monday: WEEKDAYS[i] falls on day 1 + i of that month.
+const MONDAY = Date.UTC(2024, 0, 1);
+
+/** "Monday", "Senin": the weekday's name in `locale`. */
+export function weekdayName(day: Weekday, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" }).format(MONDAY + WEEKDAYS.indexOf(day) * 86_400_000);
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "Monday 23 November", "Senin 23 November": the day of `instant` in `timeZone`, in `locale`. */
+export function dayLabel(instant: Date | string, timeZone: string, locale: string): string {
+  const key = `${locale}|${timeZone}`;
+  let format = dayFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", timeZone });
+    dayFormats.set(key, format);
+  }
+  return format.format(new Date(instant)).replace(",", "");
+}
+
+/** The slot's days of the week (from its RRULE's BYDAY), in week order. */
+export function slotDays(rrule: string | null): Weekday[] {
+  const byday = /BYDAY=([A-Z,]+)/.exec(rrule ?? "")?.[1] ?? "";
+  return WEEKDAYS.filter((day) => byday.split(",").includes(day));
+}
+
+export interface SlotRule {
+  startDate: string;
+  startTime: string;
+  durationMinutes: number;
+  rrule: string | null;
+  endDate: string | null;
+}
+
+/** A slot in words ("every Monday at 20:00 for 60 min, from 2026-01-05"), for the activity log and the pages. */
+export function describeSlot(slot: SlotRule, { t, locale }: Pick<Translator, "t" | "locale">): string {
+  const time = { time: slot.startTime, minutes: slot.durationMinutes };
+  if (!slot.rrule) return t("schedule.slotOnce", { date: slot.startDate, ...time });
+  const days = slotDays(slot.rrule)
+    .map((day) => weekdayName(day, locale))
+    .join(", ");
+  return slot.endDate
+    ? t("schedule.slotWeeklyUntil", { days, ...time, startDate: slot.startDate, endDate: slot.endDate })
+    : t("schedule.slotWeekly", { days, ...time, startDate: slot.startDate });
+}
