@@ -1,3 +1,4 @@
+import { useT } from "~/i18n/translate";
 import type { CrewSliderPage } from "~/models/crew.server";
 import { ImageSlider, type SlideImage } from "./ImageSlider";
 
@@ -15,12 +16,13 @@ async function loadAllCrewImages(): Promise<SlideImage[]> {
  * the three its first render shows; the others load when the slider moves.
  */
 export function CrewSlider({ page, stationName }: { page: CrewSliderPage; stationName: string }) {
+  const { t } = useT();
   if (page.total === 0) return null;
   return (
     <section className="section" aria-labelledby="crew-slider-title">
       <div className="section-head">
         <h2 id="crew-slider-title" className="section-title">
-          {`${stationName} CREWS`}
+          {t("listen.crews", { station: stationName })}
         </h2>
       </div>
       <ImageSlider
@@ -29,10 +31,10 @@ export function CrewSlider({ page, stationName }: { page: CrewSliderPage; statio
         offset={page.start}
         loadAll={loadAllCrewImages}
         pageSize={CREW_PAGE_SIZE}
-        label={`${stationName} crew photos`}
+        label={t("listen.crewPhotos", { station: stationName })}
         param="crew"
         sizes="(min-width: 1232px) 400px, 33vw"
-        altPrefix="Crew photo"
+        altPrefix={t("listen.crewPhoto")}
       />
     </section>
   );

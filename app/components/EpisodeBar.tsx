@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { useT } from "~/i18n/translate";
 import type { StationIdentity } from "~/services/config.server";
 import { formatDuration } from "~/utils/format";
 import { getPlayer, SPEEDS, type EpisodeState } from "~/utils/player";
@@ -6,6 +7,7 @@ import { Icon } from "./Icon";
 
 /** The player bar while it shows an episode: cover, title, skips, scrubber and speed (loaded with the first episode). */
 export function EpisodeBar({ station, episode, speed }: { station: StationIdentity; episode: EpisodeState; speed: number }) {
+  const { t } = useT();
   const player = getPlayer();
   return (
     <div className="player-episode">
@@ -17,31 +19,31 @@ export function EpisodeBar({ station, episode, speed }: { station: StationIdenti
           {episode.info.title}
         </Link>
         <p className="player-episode__meta">
-          {episode.played ? "Played · " : ""}
+          {episode.played ? t("player.playedPrefix") : ""}
           {station.name}
         </p>
       </div>
       <div className="player-episode__buttons">
-        <button type="button" className="icon-button player-episode__skip" aria-label="Back 15 seconds" onClick={() => player.skip(-15)}>
+        <button type="button" className="icon-button player-episode__skip" aria-label={t("player.back15")} onClick={() => player.skip(-15)}>
           −15
         </button>
         <button
           type="button"
           className="live-player__toggle"
           data-busy={(episode.playing && episode.buffering) || undefined}
-          aria-label={episode.playing ? "Pause" : "Play"}
+          aria-label={t(episode.playing ? "player.pause" : "player.play")}
           onClick={player.toggleEpisode}
         >
           <Icon name={episode.playing ? "pause" : "play"} size={28} />
         </button>
-        <button type="button" className="icon-button player-episode__skip" aria-label="Ahead 30 seconds" onClick={() => player.skip(30)}>
+        <button type="button" className="icon-button player-episode__skip" aria-label={t("player.ahead30")} onClick={() => player.skip(30)}>
           +30
         </button>
       </div>
       <div className="player-episode__progress">
         <span className="player-episode__time">{formatDuration(episode.position)}</span>
         <label className="visually-hidden" htmlFor="player-scrubber">
-          Position in {episode.info.title}
+          {t("player.positionIn", { title: episode.info.title })}
         </label>
         <input
           id="player-scrubber"
@@ -51,12 +53,12 @@ export function EpisodeBar({ station, episode, speed }: { station: StationIdenti
           max={Math.max(1, Math.round(episode.duration))}
           step={1}
           value={Math.round(episode.position)}
-          aria-valuetext={`${formatDuration(episode.position)} of ${formatDuration(episode.duration)}`}
+          aria-valuetext={t("player.positionOf", { position: formatDuration(episode.position), duration: formatDuration(episode.duration) })}
           onChange={(event) => player.seek(Number(event.target.value))}
         />
         <span className="player-episode__time">-{formatDuration(Math.max(0, episode.duration - episode.position))}</span>
         <label className="visually-hidden" htmlFor="player-speed">
-          Playback speed
+          {t("player.speed")}
         </label>
         <select id="player-speed" className="player-episode__speed" value={speed} onChange={(event) => player.setSpeed(Number(event.target.value))}>
           {SPEEDS.map((value) => (
@@ -65,8 +67,8 @@ export function EpisodeBar({ station, episode, speed }: { station: StationIdenti
             </option>
           ))}
         </select>
-        <button type="button" className="player-episode__live" aria-label="Play the live stream" onClick={player.playLive}>
-          <span className="live-badge">LIVE</span>
+        <button type="button" className="player-episode__live" aria-label={t("player.playLive")} onClick={player.playLive}>
+          <span className="live-badge">{t("player.liveBadge")}</span>
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import type { EpisodeMediaProps } from "~/components/EpisodeTranscript";
+import { useT } from "~/i18n/translate";
 import type { Chapter } from "~/utils/transcript";
 
 function clock(seconds: number): string {
@@ -15,6 +16,7 @@ function clock(seconds: number): string {
  * episode has no chapters.
  */
 export function EpisodeChapters({ episodeId, currentTime, onSeek }: EpisodeMediaProps) {
+  const { t } = useT();
   const id = useId();
   const [chapters, setChapters] = useState<Chapter[]>([]);
 
@@ -37,7 +39,7 @@ export function EpisodeChapters({ episodeId, currentTime, onSeek }: EpisodeMedia
   return (
     <section className="episode-chapters" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="episode-chapters__title">
-        Chapters
+        {t("player.chapters")}
       </h2>
       <ol className="episode-chapters__list">
         {chapters.map((chapter, index) => (
@@ -47,7 +49,7 @@ export function EpisodeChapters({ episodeId, currentTime, onSeek }: EpisodeMedia
             </button>
             {chapter.url && (
               <a href={chapter.url} target="_blank" rel="noopener noreferrer nofollow" className="caption">
-                Link
+                {t("player.chapterLink")}
               </a>
             )}
           </li>

@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import type { MessageKey } from "~/i18n/keys";
+import { useT } from "~/i18n/translate";
 import { parseStartTime, shareUrlAt } from "~/utils/episode-share";
 import { formatDuration } from "~/utils/format";
 import { getPlayer, isPlayedHere, savedPosition, type EpisodeInfo } from "~/utils/player";
@@ -29,9 +31,11 @@ export function EpisodePlayer({
   /** What the episode has besides its audio: only those are fetched. */
   extras: { chapters: boolean; transcript: boolean };
 }) {
+  const { t } = useT();
   const player = getPlayer();
   const [hydrated, setHydrated] = useState(false);
-  const [shareStatus, setShareStatus] = useState("");
+  // What the share button last did: a message, or the link to copy by hand.
+  const [shareStatus, setShareStatus] = useState<{ key: MessageKey; url?: string } | null>(null);
   const [remembered, setRemembered] = useState<{ position: number; played: boolean }>({ position: 0, played: false });
   const loaded = usePlayerValue((state) => state.episode?.info.id === episode.id, false);
   const playing = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.playing, false);
@@ -62,14 +66,14 @@ export function EpisodePlayer({
     try {
       if (navigator.share) {
         await navigator.share({ title: episode.title, text: `${episode.title} · ${stationName}`, url });
-        setShareStatus("");
+        setShareStatus(null);
       } else {
         await navigator.clipboard.writeText(url);
-        setShareStatus("Link copied to the clipboard.");
+        setShareStatus({ key: "player.linkCopied" });
       }
     } catch (error) {
       // Closing the share sheet is not an error worth showing.
-      if (!(error instanceof DOMException && error.name === "AbortError")) setShareStatus(`Copy this link to share: ${url}`);
+      if (!(error instanceof DOMException && error.name === "AbortError")) setShareStatus({ key: "player.copyToShare", url });
     }
   };
 
@@ -82,7 +86,7 @@ export function EpisodePlayer({
           preload="metadata"
           controls
           data-testid="episode-audio-native"
-          aria-label={`Play ${episode.title}`}
+          aria-label={t("player.playTitle", { title: episode.title })}
         />
       </div>
     );
@@ -95,7 +99,7 @@ export function EpisodePlayer({
     if (loaded && !playing) player.toggleEpisode();
   };
 
-  const share_label = position >= 1 ? `Share at ${formatDuration(position)}` : "Share";
+  const share_label = position >= 1 ? t("player.shareAt", { time: formatDuration(position) }) : t("player.share");
   return (
     <div className="episode-player" data-loaded={loaded || undefined}>
       <div className="episode-player__controls">
@@ -103,7 +107,7 @@ export function EpisodePlayer({
           type="button"
           className="live-player__toggle episode-player__toggle"
           data-busy={(playing && buffering) || undefined}
-          aria-label={playing ? `Pause ${episode.title}` : `Play ${episode.title}`}
+          aria-label={t(playing ? "player.pauseTitle" : "player.playTitle", { title: episode.title })}
           onClick={() => (loaded ? player.toggleEpisode() : player.playEpisode(episode))}
         >
           <Icon name={playing ? "pause" : "play"} size={36} />
@@ -114,12 +118,12 @@ export function EpisodePlayer({
       </div>
       <div className="episode-player__times">
         <span>
-          <span className="visually-hidden">Elapsed </span>
+          <span className="visually-hidden">{t("player.elapsed")} </span>
           {formatDuration(position)}
         </span>
-        {played && <span className="episode-player__played">✓ Played</span>}
+        {played && <span className="episode-player__played">{t("player.played")}</span>}
         <span>
-          <span className="visually-hidden">Remaining </span>-{formatDuration(Math.max(0, duration - position))}
+          <span className="visually-hidden">{t("player.remaining")} </span>-{formatDuration(Math.max(0, duration - position))}
         </span>
       </div>
       <div className="episode-player__controls">
@@ -129,7 +133,7 @@ export function EpisodePlayer({
         </button>
       </div>
       <p className="share-status" role="status">
-        {shareStatus}
+        {shareStatus && t(shareStatus.key, { url: shareStatus.url })}
       </p>
       {extras.chapters && <EpisodeChapters episodeId={episode.id} currentTime={position} onSeek={seekTo} />}
       {extras.transcript && <EpisodeTranscript episodeId={episode.id} currentTime={position} onSeek={seekTo} />}

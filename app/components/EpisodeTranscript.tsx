@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useT } from "~/i18n/translate";
 import { parseTranscript, type Cue } from "~/utils/transcript";
 
 export interface EpisodeMediaProps {
@@ -22,6 +23,7 @@ function clock(seconds: number): string {
  * box filters the cues. Renders nothing when the episode has no transcript.
  */
 export function EpisodeTranscript({ episodeId, currentTime, onSeek }: EpisodeMediaProps) {
+  const { t } = useT();
   const id = useId();
   const [cues, setCues] = useState<Cue[] | null>(null);
   const [query, setQuery] = useState("");
@@ -50,25 +52,29 @@ export function EpisodeTranscript({ episodeId, currentTime, onSeek }: EpisodeMed
   return (
     <section className="episode-transcript" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="episode-transcript__title">
-        Transcript
+        {t("player.transcript")}
       </h2>
       <div className="episode-transcript__tools">
         <label htmlFor={`${id}-search`} className="visually-hidden">
-          Search the transcript
+          {t("player.searchTranscript")}
         </label>
         <input
           id={`${id}-search`}
           type="search"
-          placeholder="Search the transcript"
+          placeholder={t("player.searchTranscript")}
           value={query}
           onChange={(event) => setQuery(event.currentTarget.value)}
           className="episode-transcript__search"
         />
         <label className="caption">
-          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> Follow the audio
+          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> {t("player.followAudio")}
         </label>
       </div>
-      {needle && <p className="caption" role="status">{`${shown.length} of ${cues.length} lines match`}</p>}
+      {needle && (
+        <p className="caption" role="status">
+          {t("player.linesMatch", { shown: shown.length, total: cues.length })}
+        </p>
+      )}
       <ol className="episode-transcript__cues">
         {shown.map(({ cue, index }) => (
           <li

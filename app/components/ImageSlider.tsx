@@ -1,5 +1,6 @@
 import { useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useT } from "~/i18n/translate";
 import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { Icon } from "./Icon";
 
@@ -47,6 +48,7 @@ export function ImageSlider({
   sizes: string;
   altPrefix: string;
 }) {
+  const { t } = useT();
   const [searchParams] = useSearchParams();
   const requested = Number(searchParams.get(param));
   const initial = Number.isInteger(requested) && requested > 0 && requested < total ? requested : 0;
@@ -99,7 +101,7 @@ export function ImageSlider({
               src={mediaUrlFor(slide.image, 640)}
               srcSet={mediaSrcSet(slide.image)}
               sizes={sizes}
-              alt={`${altPrefix} ${start + offset + 1} of ${total}`}
+              alt={t("listen.slideAlt", { prefix: altPrefix, number: start + offset + 1, total })}
               width={slide.image.width ?? 600}
               height={slide.image.height ?? 800}
               loading="lazy"
@@ -109,13 +111,13 @@ export function ImageSlider({
         ))}
       </ul>
       <div className="slider__controls">
-        <a href={hrefFor(previous)} className="icon-button slider__button" aria-label="Previous" onClick={go(previous)} rel="nofollow">
+        <a href={hrefFor(previous)} className="icon-button slider__button" aria-label={t("listen.previous")} onClick={go(previous)} rel="nofollow">
           <Icon name="chevronLeft" />
         </a>
         <p className="slider__position" aria-live="polite" data-testid="slider-position">
           {pageSize === 1 ? `${start + 1} / ${total}` : `${start + 1}–${end} / ${total}`}
         </p>
-        <a href={hrefFor(next)} className="icon-button slider__button" aria-label="Next" onClick={go(next)} rel="nofollow">
+        <a href={hrefFor(next)} className="icon-button slider__button" aria-label={t("listen.next")} onClick={go(next)} rel="nofollow">
           <Icon name="chevronRight" />
         </a>
       </div>

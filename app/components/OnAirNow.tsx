@@ -1,4 +1,6 @@
 import { Link } from "@remix-run/react";
+import { Message } from "~/i18n/Message";
+import { useT } from "~/i18n/translate";
 import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
 interface OnAirAiring {
@@ -18,23 +20,25 @@ export interface OnAirNowProps {
 }
 
 function Hosts({ hosts }: { hosts: OnAirAiring["hosts"] }) {
+  const { t } = useT();
   if (hosts.length === 0) return null;
-  return <span className="on-air__hosts">with {hosts.map((host) => host.name).join(", ")}</span>;
+  return <span className="on-air__hosts">{t("listen.withHosts", { hosts: hosts.map((host) => host.name).join(", ") })}</span>;
 }
 
 /** "On now" (show, hosts, until when) and "up next", kept current by the schedule's realtime changes. */
 // Kept current by the player bar (useOnAirRefresh in the root layout): schedule changes and the
 // end of the airing re-run every loader, this page's too.
 export function OnAirNow({ now, next, stationTimeZone }: OnAirNowProps) {
+  const { t, locale } = useT();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   return (
     <section className="on-air" aria-labelledby="on-air-title">
       <h2 id="on-air-title" className="section-title">
-        ON AIR
+        {t("listen.onAir")}
       </h2>
       <dl className="on-air__list">
         <div className="on-air__item on-air__item--now" style={now ? { borderColor: now.colour } : undefined}>
-          <dt>On now</dt>
+          <dt>{t("listen.onNow")}</dt>
           <dd>
             {now ? (
               <>
@@ -44,16 +48,16 @@ export function OnAirNow({ now, next, stationTimeZone }: OnAirNowProps) {
                 </Link>{" "}
                 <Hosts hosts={now.hosts} />{" "}
                 <span className="on-air__until">
-                  until <time dateTime={now.end}>{timeIn(now.end, zone)}</time>
+                  <Message id="listen.until" values={{ time: timeIn(now.end, zone, locale) }} components={{ 0: <time dateTime={now.end} /> }} />
                 </span>
               </>
             ) : (
-              <span className="muted">No show on air right now: music all the way.</span>
+              <span className="muted">{t("listen.noShow")}</span>
             )}
           </dd>
         </div>
         <div className="on-air__item">
-          <dt>Up next</dt>
+          <dt>{t("listen.upNext")}</dt>
           <dd>
             {next ? (
               <>
@@ -62,17 +66,17 @@ export function OnAirNow({ now, next, stationTimeZone }: OnAirNowProps) {
                 </Link>{" "}
                 <Hosts hosts={next.hosts} />{" "}
                 <span className="on-air__until">
-                  at <time dateTime={next.start}>{timeIn(next.start, zone)}</time>
+                  <Message id="listen.at" values={{ time: timeIn(next.start, zone, locale) }} components={{ 0: <time dateTime={next.start} /> }} />
                 </span>
               </>
             ) : (
-              <span className="muted">Nothing scheduled yet.</span>
+              <span className="muted">{t("listen.nothingScheduled")}</span>
             )}
           </dd>
         </div>
       </dl>
       <Link to="/schedule" className="button button--ghost">
-        FULL SCHEDULE
+        {t("listen.fullSchedule")}
       </Link>
     </section>
   );

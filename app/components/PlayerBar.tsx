@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from "react";
+import type { MessageKey } from "~/i18n/keys";
+import { useT, type Translator } from "~/i18n/translate";
 import type { StationIdentity } from "~/services/config.server";
 import { usePlayerState } from "~/hooks/usePlayer";
 import { useRealtime, useRealtimeConnected } from "~/hooks/useRealtime";
@@ -20,12 +22,12 @@ const STREAM_PATH = "/stream/live";
 const VOLUME_KEY = "live-player:volume";
 const MUTED_KEY = "live-player:muted";
 
-const statusText: Record<Exclude<LiveStatus, "reconnecting">, string> = {
-  idle: "Tap play to tune in",
-  connecting: "Connecting…",
-  playing: "On air now",
-  buffering: "Buffering…",
-  offline: "You are offline. We will reconnect when you are back.",
+const statusText: Record<Exclude<LiveStatus, "reconnecting">, MessageKey> = {
+  idle: "player.statusIdle",
+  connecting: "player.statusConnecting",
+  playing: "player.statusPlaying",
+  buffering: "player.statusBuffering",
+  offline: "player.statusOffline",
 };
 
 function useSecondsUntil(at: number | null): number {
@@ -39,17 +41,17 @@ function useSecondsUntil(at: number | null): number {
   return at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-function liveLine(state: PlayerState["live"], secondsLeft: number): string | null {
+function liveLine(state: PlayerState["live"], secondsLeft: number, t: Translator["t"]): string | null {
   const { status, nowPlaying } = state;
   if (status === "reconnecting") {
-    const when = secondsLeft > 0 ? `in ${secondsLeft} s` : "now";
-    return nowPlaying.onAir ? `Connection lost. Reconnecting ${when}…` : `The stream is off the air. Trying again ${when}…`;
+    if (secondsLeft > 0) return t(nowPlaying.onAir ? "player.reconnectingIn" : "player.offAirRetryIn", { seconds: secondsLeft });
+    return t(nowPlaying.onAir ? "player.reconnectingNow" : "player.offAirRetryNow");
   }
   if (status === "idle" || status === "playing") {
-    if (!nowPlaying.onAir) return "The stream is off the air right now.";
+    if (!nowPlaying.onAir) return t("player.offAirNow");
     if (nowPlaying.title) return null; // the title itself
   }
-  return statusText[status as Exclude<LiveStatus, "reconnecting">];
+  return t(statusText[status as Exclude<LiveStatus, "reconnecting">]);
 }
 
 /**
@@ -73,6 +75,7 @@ export function PlayerBar({
   /** The server records the live stream (there is a window to rewind in). */
   canRewind: boolean;
 }) {
+  const { t } = useT();
   const artworkUrl = stationIconUrl(station);
   const liveAudio = useRef<HTMLAudioElement>(null);
   const episodeAudio = useRef<HTMLAudioElement>(null);
@@ -87,7 +90,7 @@ export function PlayerBar({
   const rewind = useRewindState();
 
   useEffect(() => {
-    player.station = { name: station.name, tagline: station.tagline, artworkUrl };
+    player.station = { name: station.name, tagline: station.tagline, artworkUrl, liveTitle: t("player.liveTitle", { station: station.name }) };
     const detach = player.attach(liveAudio.current!, episodeAudio.current!, { signedIn, nowPlaying, loadEpisodeControls: loadEpisodeBar });
     setHydrated(true);
     const savedVolume = Number(localStorage.getItem(VOLUME_KEY));
@@ -167,16 +170,22 @@ export function PlayerBar({
   const liveActive = live.status !== "idle";
   const liveNow = hydrated ? live.nowPlaying : nowPlaying;
   // Rewinding: the song at the playhead, not the live edge's.
-  const line = rewind.active ? (rewind.error ?? (rewind.title ? null : "Rewinding…")) : liveLine({ ...live, nowPlaying: liveNow }, secondsLeft);
+  const line = rewind.active
+    ? rewind.error !== null
+      ? t("player.rewindUnavailable", { reason: rewind.error })
+      : rewind.title
+        ? null
+        : t("player.rewinding")
+    : liveLine({ ...live, nowPlaying: liveNow }, secondsLeft, t);
   const shownTitle = rewind.active ? rewind.title : liveNow.title;
 
   const volumeControl = (
     <div className="live-player__volume">
-      <button type="button" className="icon-button" aria-label={muted ? "Unmute" : "Mute"} aria-pressed={muted} onClick={toggleMute}>
+      <button type="button" className="icon-button" aria-label={t(muted ? "player.unmute" : "player.mute")} aria-pressed={muted} onClick={toggleMute}>
         <Icon name={muted || volume === 0 ? "mute" : "volume"} />
       </button>
       <label className="visually-hidden" htmlFor="live-volume">
-        Volume
+        {t("player.volume")}
       </label>
       <input
         id="live-volume"
@@ -195,7 +204,7 @@ export function PlayerBar({
     <section
       ref={bar}
       className="live-player"
-      aria-label={showEpisode ? `Player: ${episode.info.title}` : `${station.name} live stream`}
+      aria-label={showEpisode ? t("player.episodePlayer", { title: episode.info.title }) : t("player.liveStream", { station: station.name })}
       data-status={live.status}
       data-showing={showEpisode ? "episode" : "live"}
       data-on-air={liveNow.onAir}
@@ -212,15 +221,15 @@ export function PlayerBar({
               <p className="live-player__station">
                 {/* Rewinding is not live: the badge says so, and the controls say how far behind. */}
                 <span className="live-badge" data-on-air={(!rewind.active && live.status === "playing" && liveNow.onAir) || undefined}>
-                  {rewind.active ? "REWIND" : "LIVE"}
+                  {t(rewind.active ? "player.rewindBadge" : "player.liveBadge")}
                 </span>
                 <span className="live-player__name">{station.name}</span>
-                {live.back && <span className="live-player__back">Back on air</span>}
+                {live.back && <span className="live-player__back">{t("player.backOnAir")}</span>}
               </p>
               <p className="live-player__now" aria-live="polite">
                 {line ?? (
                   <>
-                    <span className="visually-hidden">Now playing: </span>
+                    <span className="visually-hidden">{t("player.nowPlaying")} </span>
                     <span className="live-player__title" data-testid="now-playing-title">
                       {shownTitle}
                     </span>
@@ -240,7 +249,7 @@ export function PlayerBar({
                       type="button"
                       className="live-player__toggle"
                       data-busy={live.status === "connecting" || live.status === "buffering" || live.status === "reconnecting" || undefined}
-                      aria-label={liveActive ? "Pause the live stream" : "Play the live stream"}
+                      aria-label={t(liveActive ? "player.pauseLive" : "player.playLive")}
                       onClick={liveActive ? player.stopLive : player.playLive}
                     >
                       <Icon name={liveActive ? "pause" : "play"} size={28} />
@@ -252,7 +261,7 @@ export function PlayerBar({
             ) : (
               // Without JavaScript the browser's own player tunes in (before hydration it only holds the place).
               <noscript>
-                <audio className="live-player__fallback" controls preload="none" src={STREAM_PATH} aria-label={`${station.name} live stream`} />
+                <audio className="live-player__fallback" controls preload="none" src={STREAM_PATH} aria-label={t("player.liveStream", { station: station.name })} />
               </noscript>
             )}
           </>

@@ -1,5 +1,6 @@
 import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
+import { useT } from "~/i18n/translate";
 import { useLiveData } from "~/hooks/useRealtime";
 import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
@@ -28,6 +29,7 @@ export function useOnAirRefresh({ now, next }: PlayerOnAirData) {
 
 /** The bar's programme line: the show on air (hosts and next left out on phones). */
 export function PlayerOnAir({ onAir, stationTimeZone }: { onAir: PlayerOnAirData; stationTimeZone: string }) {
+  const { t, locale } = useT();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   const { now, next } = onAir;
   if (!now && !next) return null;
@@ -35,18 +37,18 @@ export function PlayerOnAir({ onAir, stationTimeZone }: { onAir: PlayerOnAirData
     <p className="live-player__show" data-testid="player-on-air">
       {now ? (
         <>
-          <span className="live-player__show-label">On now </span>
+          <span className="live-player__show-label">{t("player.onNow")} </span>
           <Link to={`/shows/${now.slug}`}>{now.name}</Link>
-          {now.hosts && <span className="live-player__show-extra"> with {now.hosts}</span>}
-          <span> until {timeIn(now.end, zone)}</span>
-          {next && <span className="live-player__show-extra"> · Next: {`${next.name} ${timeIn(next.start, zone)}`}</span>}
+          {now.hosts && <span className="live-player__show-extra"> {t("player.withHosts", { hosts: now.hosts })}</span>}
+          <span> {t("player.until", { time: timeIn(now.end, zone, locale) })}</span>
+          {next && <span className="live-player__show-extra"> · {t("player.nextShow", { show: next.name, time: timeIn(next.start, zone, locale) })}</span>}
         </>
       ) : (
         next && (
           <>
-            <span className="live-player__show-label">Up next </span>
+            <span className="live-player__show-label">{t("player.upNext")} </span>
             <Link to={`/shows/${next.slug}`}>{next.name}</Link>
-            <span> at {timeIn(next.start, zone)}</span>
+            <span> {t("player.at", { time: timeIn(next.start, zone, locale) })}</span>
           </>
         )
       )}

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useRealtime } from "~/hooks/useRealtime";
+import { useT } from "~/i18n/translate";
 import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
 export interface RecentSong {
@@ -16,6 +17,7 @@ export interface RecentSong {
  * asking the server again.
  */
 export function RecentSongs({ songs: initial, stationTimeZone, count = 10 }: { songs: RecentSong[]; stationTimeZone: string; count?: number }) {
+  const { t, locale } = useT();
   const [songs, setSongs] = useState(initial);
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   useEffect(() => setSongs(initial), [initial]);
@@ -30,20 +32,20 @@ export function RecentSongs({ songs: initial, stationTimeZone, count = 10 }: { s
     <section className="section recent-songs" aria-labelledby="recent-songs-title">
       <div className="section-head">
         <h2 id="recent-songs-title" className="section-title">
-          RECENTLY PLAYED
+          {t("listen.recentlyPlayed")}
         </h2>
         <Link to="/history" className="button button--ghost">
-          SONG HISTORY
+          {t("listen.songHistory")}
         </Link>
       </div>
       {songs.length === 0 ? (
-        <p className="empty-state">No songs played yet.</p>
+        <p className="empty-state">{t("listen.noSongs")}</p>
       ) : (
         <ol className="song-list" aria-live="polite">
           {songs.map((song) => (
             <li key={song.id} className="song-list__item">
               <time className="song-list__time" dateTime={song.playedAt}>
-                {timeIn(song.playedAt, zone)}
+                {timeIn(song.playedAt, zone, locale)}
               </time>
               <span className="song-list__title">{song.title}</span>
               {song.artist && <span className="song-list__artist">{song.artist}</span>}

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { useT } from "~/i18n/translate";
 import { IDLE_REWIND, rewindActions, rewindState, startRewind, type RewindState } from "~/utils/rewind-state";
 
 /** The rewind state for the bar (idle on the server and in the first render). */
@@ -8,8 +9,9 @@ export function useRewindState(): RewindState {
 
 /** The live bar's way in: back 30 seconds. */
 export function RewindButton() {
+  const { t } = useT();
   return (
-    <button type="button" className="icon-button player-episode__skip" aria-label="Rewind 30 seconds" onClick={() => void startRewind(30)}>
+    <button type="button" className="icon-button player-episode__skip" aria-label={t("player.rewind30")} onClick={() => void startRewind(30)}>
       −30
     </button>
   );
@@ -29,18 +31,19 @@ function behind(state: RewindState): string {
 
 /** While rewinding: the scrubber over the window, ±30 s, the show from its start, back to live. */
 export function RewindControls({ state }: { state: RewindState }) {
+  const { t } = useT();
   const rewind = rewindActions;
   const ready = state.at !== null && state.windowStart !== null && state.windowEnd !== null;
   return (
     <div className="player-episode__progress rewind-controls" data-testid="rewind-controls">
-      <button type="button" className="icon-button player-episode__skip" aria-label="Back 30 seconds" onClick={() => rewind.skip(-30)} disabled={!ready}>
+      <button type="button" className="icon-button player-episode__skip" aria-label={t("player.back30")} onClick={() => rewind.skip(-30)} disabled={!ready}>
         −30
       </button>
-      <button type="button" className="icon-button player-episode__skip" aria-label="Ahead 30 seconds" onClick={() => rewind.skip(30)} disabled={!ready}>
+      <button type="button" className="icon-button player-episode__skip" aria-label={t("player.ahead30")} onClick={() => rewind.skip(30)} disabled={!ready}>
         +30
       </button>
       <label className="visually-hidden" htmlFor="rewind-scrubber">
-        Position in the last hours of the live stream
+        {t("player.rewindPosition")}
       </label>
       <input
         id="rewind-scrubber"
@@ -51,7 +54,7 @@ export function RewindControls({ state }: { state: RewindState }) {
         step={1}
         value={ready ? Math.round((state.at! - state.windowStart!) / 1000) : 0}
         disabled={!ready}
-        aria-valuetext={ready ? `${behind(state)} behind live` : "Loading"}
+        aria-valuetext={ready ? t("player.rewindBehind", { behind: behind(state) }) : t("player.loading")}
         onChange={(event) => rewind.seekTo(state.windowStart! + Number(event.target.value) * 1000)}
       />
       <span className="player-episode__time" data-testid="rewind-behind">
@@ -59,11 +62,11 @@ export function RewindControls({ state }: { state: RewindState }) {
       </span>
       {state.show && (
         <button type="button" className="button button--ghost" onClick={() => rewind.seekTo(state.show!.start)}>
-          Start this show from the beginning
+          {t("player.showFromStart")}
         </button>
       )}
       <button type="button" className="player-episode__live" onClick={rewind.backToLive}>
-        <span className="live-badge">Back to live</span>
+        <span className="live-badge">{t("player.backToLive")}</span>
       </button>
     </div>
   );

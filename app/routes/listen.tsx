@@ -5,6 +5,8 @@ import { OnAirNow } from "~/components/OnAirNow";
 import { RecentSongs } from "~/components/RecentSongs";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { crewSliderPage } from "~/models/crew.server";
 import { listLatestEpisodes } from "~/models/episodes.server";
 import { getOnAir, toPublicAiring } from "~/models/schedule.server";
@@ -18,7 +20,10 @@ import { withSiteMeta } from "~/utils/meta";
 const LATEST_PODCAST_COUNT = 5;
 const RECENT_SONG_COUNT = 10;
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `LISTEN · ${data.stationName}` : "LISTEN" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const { t } = metaTranslator(matches);
+  return withSiteMeta(matches, [{ title: data ? t("listen.metaTitle", { station: data.stationName }) : t("listen.metaTitleBare") }]);
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [jumbotron, episodes, crew, onAir, recentSongs] = await Promise.all([
@@ -41,17 +46,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Listen() {
   const { jumbotron, episodes, crew, stationName, stationTimeZone, onAir, recentSongs } = useLoaderData<typeof loader>();
+  const { t } = useT();
   useLiveData("images:changed");
   return (
     <div className="container">
-      <h1 className="visually-hidden">Listen to {stationName}</h1>
+      <h1 className="visually-hidden">{t("listen.heading", { station: stationName })}</h1>
       {jumbotron && (
         <div className="hero">
           <img
             src={mediaUrl(jumbotron)}
             srcSet={mediaSrcSet(jumbotron)}
             sizes="(min-width: 1232px) 1200px, 100vw"
-            alt={`${stationName} on air`}
+            alt={t("listen.heroAlt", { station: stationName })}
             width={jumbotron.width ?? 1920}
             height={jumbotron.height ?? 1080}
             {...{ fetchpriority: "high" }}
@@ -62,13 +68,13 @@ export default function Listen() {
       <section className="section" aria-labelledby="latest-podcast">
         <div className="section-head">
           <h2 id="latest-podcast" className="section-title">
-            LATEST PODCAST
+            {t("listen.latestPodcast")}
           </h2>
           <Link to="/cardlistmore" className="button button--ghost" prefetch="intent">
-            VIEW MORE
+            {t("listen.viewMore")}
           </Link>
         </div>
-        <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
+        <PodcastCardList episodes={episodes} label={t("listen.latestEpisodes")} />
       </section>
       <RecentSongs songs={recentSongs} stationTimeZone={stationTimeZone} count={RECENT_SONG_COUNT} />
       <CrewSlider page={crew} stationName={stationName} />

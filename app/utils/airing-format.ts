@@ -6,8 +6,9 @@ import { useCallback, useEffect, useState } from "react";
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function format(timeZone: string, kind: "time" | "day" | "zone"): Intl.DateTimeFormat {
-  const key = `${kind}|${timeZone}`;
+// The locale defaults to English's ("en-GB"): callers pass `locale` from useT() or the translator.
+function format(timeZone: string, kind: "time" | "day" | "zone", locale: string): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}|${locale}`;
   let result = formats.get(key);
   if (!result) {
     const options: Intl.DateTimeFormatOptions =
@@ -16,26 +17,26 @@ function format(timeZone: string, kind: "time" | "day" | "zone"): Intl.DateTimeF
         : kind === "day"
           ? { weekday: "long", day: "numeric", month: "long", timeZone }
           : { timeZoneName: "short", timeZone };
-    result = new Intl.DateTimeFormat("en-GB", options);
+    result = new Intl.DateTimeFormat(locale, options);
     formats.set(key, result);
   }
   return result;
 }
 
-/** "20:00" in `timeZone`. */
-export function timeIn(instant: Date | string, timeZone: string): string {
-  return format(timeZone, "time").format(new Date(instant));
+/** "20:00" in `timeZone` ("20.00" in Indonesian). */
+export function timeIn(instant: Date | string, timeZone: string, locale = "en-GB"): string {
+  return format(timeZone, "time", locale).format(new Date(instant));
 }
 
-/** "Monday 23 November" in `timeZone`. */
-export function dayIn(instant: Date | string, timeZone: string): string {
-  return format(timeZone, "day").format(new Date(instant)).replace(",", "");
+/** "Monday 23 November" in `timeZone` ("Senin 23 November" in Indonesian). */
+export function dayIn(instant: Date | string, timeZone: string, locale = "en-GB"): string {
+  return format(timeZone, "day", locale).format(new Date(instant)).replace(",", "");
 }
 
 /** "CET", "GMT+7": the zone's short name at `instant`. */
-export function zoneAbbreviation(instant: Date | string, timeZone: string): string {
+export function zoneAbbreviation(instant: Date | string, timeZone: string, locale = "en-GB"): string {
   return (
-    format(timeZone, "zone")
+    format(timeZone, "zone", locale)
       .formatToParts(new Date(instant))
       .find((part) => part.type === "timeZoneName")?.value ?? timeZone
   );

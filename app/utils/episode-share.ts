@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "@remix-run/node";
+import type { Translator } from "~/i18n/translate";
 import { mediaUrl, type MediaFile } from "./media";
 
 /**
@@ -64,13 +65,23 @@ export function episodeShareInfo(
   };
 }
 
-/** OpenGraph and Twitter card tags so a shared link shows the cover and title; plus canonical and feed links. */
-export function episodeShareMeta(info: EpisodeShareInfo): MetaDescriptor[] {
+/**
+ * OpenGraph and Twitter card tags so a shared link shows the cover and title; plus canonical and feed links.
+ * `t` (metaTranslator(matches).t in the route's meta) words the image's alt text and the feed's title;
+ * without it they are English (callers not yet translated).
+ */
+export function episodeShareMeta(info: EpisodeShareInfo, t?: Translator["t"]): MetaDescriptor[] {
   const description = info.description.length > 200 ? `${info.description.slice(0, 197).trimEnd()}…` : info.description;
-  const imageAlt = `Cover of ${info.title}`;
+  const imageAlt = t ? t("player.coverOf", { title: info.title }) : `Cover of ${info.title}`;
   return [
     { tagName: "link", rel: "canonical", href: info.pageUrl },
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${info.stationName} podcast`, href: info.feedUrl },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: t ? t("player.podcastFeed", { station: info.stationName }) : `${info.stationName} podcast`,
+      href: info.feedUrl,
+    },
     { property: "og:type", content: "website" },
     { property: "og:site_name", content: info.stationName },
     { property: "og:url", content: info.pageUrl },

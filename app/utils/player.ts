@@ -449,7 +449,7 @@ class Player {
       playing = live.status === "playing" || live.status === "buffering";
       if (live.status !== "idle") {
         metadata = {
-          title: live.nowPlaying.title ?? `${station.name} live`,
+          title: live.nowPlaying.title ?? station.liveTitle,
           artist: station.name,
           album: station.tagline,
           artwork: [{ src: new URL(station.artworkUrl, location.href).href, sizes: "512x512" }],
@@ -462,7 +462,8 @@ class Player {
     navigator.mediaSession.playbackState = playing ? "playing" : metadata ? "paused" : "none";
   }
 
-  station = { name: "", tagline: "", artworkUrl: "" };
+  /** Set by the bar; `liveTitle` is the OS media controls' title when no song is known, in the page's language. */
+  station = { name: "", tagline: "", artworkUrl: "", liveTitle: "" };
 }
 
 let instance: Player | null = null;

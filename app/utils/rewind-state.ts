@@ -14,6 +14,7 @@ export interface RewindState {
   title: string | null;
   /** The show on air now and when it started (ms), when it started within the window. */
   show: { name: string; start: number } | null;
+  /** Why rewinding failed (the technical reason; the bar says the rest in the page's language). */
   error: string | null;
 }
 
@@ -52,7 +53,7 @@ export async function startRewind(secondsBack: number) {
   try {
     await (await loadRewind()).go({ secondsBack });
   } catch (error) {
-    rewindState.set({ ...IDLE_REWIND, error: `Rewinding is not available right now (${(error as Error).message}).` });
+    rewindState.set({ ...IDLE_REWIND, error: (error as Error).message });
   }
 }
 

@@ -84,7 +84,7 @@ class Rewind {
       element.addEventListener("timeupdate", this.tick);
     } catch (error) {
       this.stop();
-      this.set({ error: `Rewinding is not available right now (${(error as Error).message}).` });
+      this.set({ error: (error as Error).message });
     }
   };
 
