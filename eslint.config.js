@@ -14,6 +14,26 @@ const layerRule = (from, disallowed, message) => ({
   message,
 });
 
+/** Selectors for user-facing text written as a literal in JSX (two letters or more make a word). */
+function userFacingLiterals() {
+  const words = "/[A-Za-z\\u00C0-\\u024F]{2,}/";
+  const message = "Text people read goes in app/locales/<language>/<namespace>.json and through t() (app/i18n/translate.ts).";
+  const attributes = "/^(aria-label|aria-description|aria-valuetext|aria-roledescription|title|alt|placeholder|label)$/";
+  const literalIn = (context) => [
+    `${context} > Literal[value=${words}]`,
+    `${context} > TemplateLiteral > TemplateElement[value.raw=${words}]`,
+    `${context} > ConditionalExpression > Literal[value=${words}]`,
+    `${context} > LogicalExpression > Literal[value=${words}]`,
+  ];
+  return [
+    `JSXText[value=${words}]`,
+    ...literalIn("JSXElement > JSXExpressionContainer"),
+    ...literalIn("JSXFragment > JSXExpressionContainer"),
+    `JSXAttribute[name.name=${attributes}] > Literal[value=${words}]`,
+    ...literalIn(`JSXAttribute[name.name=${attributes}] > JSXExpressionContainer`),
+  ].map((selector) => ({ selector, message }));
+}
+
 export default tseslint.config(
   { ignores: ["build/", "public/build/", "app/generated/", "node_modules/", "test-output/", "data/", ".cache/"] },
   js.configs.recommended,
@@ -35,6 +55,14 @@ export default tseslint.config(
       ...jsxA11y.flatConfigs.recommended.rules,
       // Live radio has no caption track; episode transcripts are offered beside the player instead.
       "jsx-a11y/media-has-caption": "off",
+    },
+  },
+  {
+    // Issue 19: every text a person reads comes from app/locales (t("namespace.key") or <Message>),
+    // so each exists in every language. Words written straight into markup are refused here.
+    files: ["app/**/*.tsx"],
+    rules: {
+      "no-restricted-syntax": ["error", ...userFacingLiterals()],
     },
   },
   {

@@ -1,5 +1,5 @@
 import { i18n } from "@lingui/core";
-import { I18nProvider } from "@lingui/react";
+import { I18nProvider } from "./i18n/translate";
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
@@ -27,7 +27,7 @@ loadMessages().then(
       hydrateRoot(
         document,
         <StrictMode>
-          <I18nProvider i18n={i18n}>
+          <I18nProvider value={i18n}>
             <RemixBrowser />
           </I18nProvider>
         </StrictMode>,

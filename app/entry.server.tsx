@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nProvider } from "@lingui/react";
+import { I18nProvider } from "./i18n/translate";
 import { serverI18n } from "./i18n/catalogs.server";
 import { resolveLanguage } from "./i18n/language.server";
 import { isLanguage, type Language } from "./i18n/languages";
@@ -65,7 +65,7 @@ export default async function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nProvider i18n={serverI18n(language)}>
+        <I18nProvider value={serverI18n(language)}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
         </I18nProvider>
       </NonceContext.Provider>,
