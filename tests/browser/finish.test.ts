@@ -211,6 +211,8 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await event.getByRole("button", { name: "Unggah event" }).click();
     await event.getByText("Lengkapi semua data sebelum mengunggah.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    // Back to English for the rest ("en" encoded).
+    await page.context().addCookies([{ name: "lang", value: "ImVuIg%3D%3D", url: server.url }]);
 
     await page.goto(`${server.url}/chartcontentadmin`);
     const form = page.locator('form[aria-label="Add an embed"]');
