@@ -201,7 +201,7 @@ describe.each([
     expect(await db().crewMember.findUnique({ where: { id: created.id } })).toBeNull();
 
     const event = { formId: "event-form", intent: "save-event", name: "Malam Akustik", date: "2030-05-01", time: "19:30" };
-    const response = await postAdminForm(server.url, "/eventsAdmin", cookie, event, { poster: await testImage("#335533", 800, 1000) });
+    const response = await postAdminForm(server.url, "/eventsAdmin?lang=id", cookie, event, { poster: await testImage("#335533", 800, 1000) });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Event berhasil diunggah!");
     const stored = await db().event.findFirstOrThrow({ where: { name: "Malam Akustik" }, include: { poster: true } });

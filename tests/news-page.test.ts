@@ -33,7 +33,7 @@ describe("/news and /watch against the news API", () => {
   }
 
   it("shows the first 6 posts of /cnn/terbaru/ with thumbnail, link, description and an Indonesian date", async () => {
-    const { status, html } = await get("/news");
+    const { status, html } = await get("/news?lang=id");
     expect(status).toBe(200);
     const posts = generatedPosts("terbaru");
     expect(articleLinks(html)).toEqual(posts.slice(0, 6).map((p) => p.link));

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { NewsCategory } from "~/services/news.server";
+import { useT } from "~/i18n/translate";
 import { Icon } from "./Icon";
 
 /** Where a news category is read: /news for the latest posts, /news?category=<name> for the rest. */
@@ -31,6 +32,7 @@ export function CategoryList({ categories, current, label }: { categories: NewsC
  */
 export function CategoryMenu({ categories, current }: { categories: NewsCategory[]; current?: string }) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const { t } = useT();
   useEffect(() => {
     const close = (event: Event) => {
       const menu = ref.current;
@@ -55,7 +57,10 @@ export function CategoryMenu({ categories, current }: { categories: NewsCategory
   return (
     <details className="category-menu" ref={ref}>
       <summary className="button button--ghost category-menu__toggle">
-        <span>Kategori{currentLabel ? <span className="category-menu__current">: {currentLabel}</span> : null}</span>
+        <span>
+          {t("news.categoryMenu")}
+          {currentLabel ? <span className="category-menu__current">: {currentLabel}</span> : null}
+        </span>
         <Icon name="chevronDown" size={20} />
       </summary>
       <ul className="category-menu__list">

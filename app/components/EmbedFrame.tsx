@@ -1,5 +1,7 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { HTMLAttributeReferrerPolicy } from "react";
+import { Message } from "~/i18n/Message";
+import { useT } from "~/i18n/translate";
 import type { loader as rootLoader } from "~/root";
 import { embedSourceLink } from "~/utils/embed-links";
 import { Icon } from "./Icon";
@@ -43,13 +45,14 @@ export function EmbedFrame({ frame }: { frame: EmbedFrameData }) {
 /** A player with its title above and, beneath, a link to the same content for when the player cannot load. */
 function ChartEntry({ frame }: { frame: EmbedFrameData }) {
   const source = embedSourceLink(frame.src);
+  const { t } = useT();
   return (
     <figure className="chart-entry">
       <figcaption className="chart-entry__title">{frame.title}</figcaption>
       <EmbedFrame frame={frame} />
       <a className="chart-entry__open" href={source.href} target="_blank" rel="noopener noreferrer">
-        Open in {source.name}
-        <span className="visually-hidden"> (opens in a new tab)</span>
+        {t("chart.openIn", { service: source.name })}
+        <span className="visually-hidden">{t("chart.opensInNewTab")}</span>
       </a>
     </figure>
   );
@@ -58,21 +61,22 @@ function ChartEntry({ frame }: { frame: EmbedFrameData }) {
 /** The chart list used by /chartcontent, /Chart and /play/{id}. */
 export function EmbedList({ frames }: { frames: EmbedFrameData[] }) {
   const isAdmin = useRouteLoaderData<typeof rootLoader>("root")?.isAdmin ?? false;
+  const { t } = useT();
   if (frames.length === 0) {
     return (
       <div className="empty-state">
         <Icon name="radio" />
-        <p>The chart is coming soon: the station is picking this week's players. Check back later.</p>
+        <p>{t("chart.comingSoon")}</p>
         {isAdmin && (
           <p>
-            You are signed in as an admin: add players on the <Link to="/chartcontentadmin">Chart admin page</Link>.
+            <Message id="chart.adminHint" components={{ 0: <Link to="/chartcontentadmin" /> }} />
           </p>
         )}
       </div>
     );
   }
   return (
-    <ul className="embed-list" aria-label="Chart players">
+    <ul className="embed-list" aria-label={t("chart.players")}>
       {frames.map((frame) => (
         <li key={frame.id}>
           <ChartEntry frame={frame} />

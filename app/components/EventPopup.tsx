@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useT } from "~/i18n/translate";
 import { mediaSrcSet, mediaUrlFor, type MediaFile } from "~/utils/media";
 import { Icon } from "./Icon";
 
@@ -11,6 +12,14 @@ export interface EventView {
 }
 
 /**
+ * An event's calendar date ("Sabtu, 5 Desember 2026" in "id-ID"): stored at UTC midnight, so read
+ * in UTC; its time is already in the station's zone. Formatted in the loaders for the page's locale.
+ */
+export function formatEventDate(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(date);
+}
+
+/**
  * The latest event as a popup on arrival. Closable with its button, Escape or a
  * click outside; a newer event arriving live opens it again. Without JavaScript,
  * "close" is a link to `?popup=closed`.
@@ -19,6 +28,7 @@ export function EventPopup({ event, initiallyOpen }: { event: EventView; initial
   const dialog = useRef<HTMLDialogElement>(null);
   const [dismissedId, setDismissedId] = useState<string | null>(initiallyOpen ? null : event.id);
   const open = dismissedId !== event.id;
+  const { t } = useT();
 
   useEffect(() => {
     const element = dialog.current;
@@ -52,12 +62,12 @@ export function EventPopup({ event, initiallyOpen }: { event: EventView; initial
             src={mediaUrlFor(event.poster, 640)}
             srcSet={mediaSrcSet(event.poster)}
             sizes="420px"
-            alt={`Poster for ${event.name}`}
+            alt={t("events.posterAlt", { name: event.name })}
             width={event.poster.width ?? 800}
             height={event.poster.height ?? 1000}
           />
         </div>
-        <p className="event-popup__kicker">LATEST EVENT</p>
+        <p className="event-popup__kicker">{t("events.popupKicker")}</p>
         <h2 id="event-popup-title" className="event-popup__title">
           {event.name}
         </h2>
@@ -70,7 +80,7 @@ export function EventPopup({ event, initiallyOpen }: { event: EventView; initial
         replace
         preventScrollReset
         className="icon-button event-popup__close"
-        aria-label="Close the event popup"
+        aria-label={t("events.closePopup")}
         onClick={(click) => {
           click.preventDefault();
           dialog.current?.close();

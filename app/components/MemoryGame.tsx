@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from "react";
+import { Message } from "~/i18n/Message";
+import { useT } from "~/i18n/translate";
 import { mediaUrlFor, type MediaFile } from "~/utils/media";
 import { Icon } from "./Icon";
 
@@ -11,7 +13,8 @@ interface Card {
   slot: number;
   pairId: string;
   image: MediaFile;
-  label: string;
+  /** The photo's number, for its label ("Crew photo 3"): a pair shares it. */
+  number: number;
 }
 
 const FLIP_BACK_MS = 900;
@@ -32,7 +35,7 @@ function random(seed: number): () => number {
 /** Two of each image, shuffled (Fisher-Yates) by `seed`. */
 export function dealDeck(images: GameImage[], seed: number): Card[] {
   const next = random(seed);
-  const cards = images.flatMap((item, index) => [0, 1].map(() => ({ pairId: item.id, image: item.image, label: `Crew photo ${index + 1}` })));
+  const cards = images.flatMap((item, index) => [0, 1].map(() => ({ pairId: item.id, image: item.image, number: index + 1 })));
   for (let i = cards.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [cards[i], cards[j]] = [cards[j], cards[i]];
@@ -50,6 +53,8 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
   const [best, setBest] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const flipBack = useRef<ReturnType<typeof setTimeout>>();
+  const { t } = useT();
+  const label = (card: Card) => t("chart.cardPhoto", { number: card.number });
   const won = matched.size === images.length && images.length > 0;
 
   useEffect(() => {
@@ -60,13 +65,13 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
 
   useEffect(() => {
     if (!won) return;
-    setAnnouncement(`All pairs found in ${moves} moves!`);
+    setAnnouncement(t("chart.allPairsFound", { moves }));
     if (best === null || moves < best) {
       setBest(moves);
       localStorage.setItem(BEST_KEY, String(moves));
     }
     // Runs again once setBest lands, which changes nothing: the best is then these moves.
-  }, [won, moves, best]);
+  }, [won, moves, best, t]);
 
   const turn = (card: Card) => {
     if (won || matched.has(card.pairId) || faceUp.includes(card.slot) || faceUp.length === 2) return;
@@ -78,9 +83,9 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
     if (first.pairId === second.pairId) {
       setMatched((found) => new Set(found).add(first.pairId));
       setFaceUp([]);
-      setAnnouncement(`Match! ${first.label}.`);
+      setAnnouncement(t("chart.match", { card: label(first) }));
     } else {
-      setAnnouncement("Not a pair.");
+      setAnnouncement(t("chart.notAPair"));
       flipBack.current = setTimeout(() => setFaceUp([]), FLIP_BACK_MS);
     }
   };
@@ -93,21 +98,21 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
     setFaceUp([]);
     setMatched(new Set());
     setMoves(0);
-    setAnnouncement("New game: find every pair.");
+    setAnnouncement(t("chart.newGameStarted"));
   };
 
   return (
     <div data-seed={seed}>
       <div className="game-status">
         <p>
-          Moves: <strong data-testid="game-moves">{moves}</strong>
+          <Message id="chart.moves" values={{ moves }} components={{ 0: <strong data-testid="game-moves" /> }} />
         </p>
         <p>
-          Pairs: <strong>{matched.size}</strong> / {images.length}
+          <Message id="chart.pairs" values={{ found: matched.size, total: images.length }} components={{ 0: <strong /> }} />
         </p>
-        {best !== null && <p>Best: {best} moves</p>}
+        {best !== null && <p>{t("chart.best", { moves: best })}</p>}
         <button type="button" className="button button--ghost" onClick={restart}>
-          New game
+          {t("chart.newGame")}
         </button>
       </div>
       <p className="visually-hidden" aria-live="polite">
@@ -116,10 +121,10 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
       {won && (
         <p className="empty-state" role="status">
           <Icon name="heart" />
-          You found every pair in {moves} moves!
+          {t("chart.won", { moves })}
         </p>
       )}
-      <ul className="memory-board" aria-label="Crew Match cards">
+      <ul className="memory-board" aria-label={t("chart.cards")}>
         {deck.map((card) => {
           const isMatched = matched.has(card.pairId);
           const shown = isMatched || faceUp.includes(card.slot);
@@ -130,7 +135,9 @@ export function MemoryGame({ images, seed: initialSeed }: { images: GameImage[];
                 className="memory-card"
                 data-matched={isMatched || undefined}
                 data-pair={card.pairId}
-                aria-label={shown ? `${card.label}${isMatched ? ", matched" : ""}` : `Card ${card.slot + 1}, face down`}
+                aria-label={
+                  shown ? (isMatched ? t("chart.cardMatched", { card: label(card) }) : label(card)) : t("chart.cardFaceDown", { number: card.slot + 1 })
+                }
                 aria-disabled={isMatched || undefined}
                 onClick={() => turn(card)}
               >

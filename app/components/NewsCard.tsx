@@ -1,8 +1,10 @@
 import type { NewsCard as NewsCardData } from "~/services/news.server";
+import { useT } from "~/i18n/translate";
 import { Icon } from "./Icon";
 
 // Links and thumbnails were checked to be http(s) URLs on the server; text is plain text that React escapes.
 export function NewsCard({ post, eager = false }: { post: NewsCardData; eager?: boolean }) {
+  const { t } = useT();
   return (
     <li className="news-card">
       <div className="news-card__media">
@@ -18,7 +20,7 @@ export function NewsCard({ post, eager = false }: { post: NewsCardData; eager?: 
         <h3 className="news-card__title">
           <a href={post.link} target="_blank" rel="noopener noreferrer" className="news-card__link">
             {post.title}
-            <span className="visually-hidden"> (opens in a new tab)</span>
+            <span className="visually-hidden">{t("news.opensInNewTab")}</span>
           </a>
         </h3>
         {post.description && <p className="news-card__description">{post.description}</p>}

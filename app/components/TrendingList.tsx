@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { TrendingEpisode } from "~/models/plays.server";
+import { useT } from "~/i18n/translate";
 import { formatDuration } from "~/utils/format";
 import { mediaUrlFor } from "~/utils/media";
 
@@ -7,8 +8,9 @@ type TrendingRow = Pick<TrendingEpisode, "id" | "title" | "durationSeconds" | "p
 
 /** TRENDING as a ranked chart: position, cover, title, plays this week. */
 export function TrendingList({ episodes }: { episodes: TrendingRow[] }) {
+  const { t } = useT();
   return (
-    <ol className="trending-list" aria-label="Most played episodes this week">
+    <ol className="trending-list" aria-label={t("news.trendingLabel")}>
       {episodes.map((episode, index) => (
         <li key={episode.id} className="trending-item">
           <span className="trending-item__rank" aria-hidden="true">
@@ -25,12 +27,10 @@ export function TrendingList({ episodes }: { episodes: TrendingRow[] }) {
           />
           <div className="trending-item__text">
             <Link to={`/play/${episode.id}`} className="trending-item__link">
-              <span className="visually-hidden">Number {index + 1}: </span>
+              <span className="visually-hidden">{t("news.trendingRank", { rank: index + 1 })}</span>
               {episode.title}
             </Link>
-            <p className="trending-item__meta">
-              {`${episode.plays === 1 ? "1 play" : `${episode.plays} plays`} this week · ${formatDuration(episode.durationSeconds)}`}
-            </p>
+            <p className="trending-item__meta">{t("news.trendingMeta", { count: episode.plays, duration: formatDuration(episode.durationSeconds) })}</p>
           </div>
         </li>
       ))}

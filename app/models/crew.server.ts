@@ -1,3 +1,4 @@
+import type { Translator } from "~/i18n/translate";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
@@ -134,9 +135,9 @@ async function placeCrewImage(key: string, target: (index: number) => number, ho
 
 // ---- Crew members (admin)
 
-/** Checks the crew form (fields and photo) with its schema; errors are per field. */
+/** Checks the crew form (fields and photo) with its schema; errors are per field, as message keys for the route to translate. */
 export function validateCrewMember(values: Record<string, unknown>, editing: boolean): FormResult<CrewMemberInput> {
-  const check = parseForm(crewMemberSchema(editing), values, "Please correct the marked fields.");
+  const check = parseForm(crewMemberSchema(editing), values, "chart.correctFields");
   if (!check.ok) return check;
   const { image: _image, ...value } = check.value;
   return { ok: true, value };
@@ -157,12 +158,12 @@ export async function createCrewMember(input: CrewMemberInput, image: Buffer, ac
   return member;
 }
 
-/** Updates a member; a new photo replaces the old one, no photo keeps it. */
-export async function updateCrewMember(id: string, input: CrewMemberInput, image: Buffer | null, actor: AdminActor) {
+/** Updates a member; a new photo replaces the old one, no photo keeps it. `t` words a refusal in the admin's language. */
+export async function updateCrewMember(id: string, input: CrewMemberInput, image: Buffer | null, actor: AdminActor, t: Translator["t"]) {
   const upload = image ? await uploadImage(image, "members", { artwork: true }) : null;
   const member = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.crewMember.findUnique({ where: { id }, select: { image: imageSelect } });
-    if (!previous) throw new UploadError("That crew member no longer exists.");
+    if (!previous) throw new UploadError(t("chart.memberGone"));
     const updated = await tx.crewMember.update({
       where: { id },
       data: { ...input, ...(file ? { imageId: file.id } : {}) },
@@ -175,10 +176,10 @@ export async function updateCrewMember(id: string, input: CrewMemberInput, image
   return member;
 }
 
-export async function deleteCrewMember(id: string, actor: AdminActor) {
+export async function deleteCrewMember(id: string, actor: AdminActor, t: Translator["t"]) {
   const member = await commitFileChange(null, async (tx) => {
     const removed = await tx.crewMember.findUnique({ where: { id }, select: { id: true, name: true, image: imageSelect } });
-    if (!removed) throw new UploadError("That crew member no longer exists.");
+    if (!removed) throw new UploadError(t("chart.memberGone"));
     await tx.crewMember.delete({ where: { id } });
     await logActivity(tx, actor, "crew-member.deleted", `Deleted crew member ${removed.name}`);
     return { result: removed, replaced: [removed.image] };

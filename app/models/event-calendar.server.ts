@@ -1,3 +1,5 @@
+import { serverI18n } from "~/i18n/catalogs.server";
+import { translator } from "~/i18n/translate";
 import { getConfig } from "~/services/config.server";
 import { buildCalendar } from "~/services/feeds.server";
 import { mediaUrl } from "~/utils/media";
@@ -7,12 +9,16 @@ import { getStationIdentity } from "./station.server";
 // Events are stored with a start time only; calendars get a block of this length.
 const EVENT_LENGTH_MINUTES = 120;
 
-/** The station's events as an iCalendar document, in the station's time zone. */
+/**
+ * The station's events as an iCalendar document, in the station's time zone. One document for
+ * every subscriber, so its own words are in the station's language (STATION_LANGUAGE).
+ */
 export async function buildEventsCalendar(baseUrl: string): Promise<string> {
   const station = getStationIdentity();
+  const { t } = translator(serverI18n(getConfig().stationLanguage));
   const events = await listEvents();
   return buildCalendar({
-    name: `${station.name} Events`,
+    name: t("events.calendarName", { station: station.name }),
     description: station.tagline,
     timeZone: getConfig().stationTimezone,
     productId: `-//${station.name}//Events//EN`,

@@ -1,4 +1,7 @@
 import { Prisma } from "~/generated/prisma/client";
+import { serverI18n } from "~/i18n/catalogs.server";
+import { translator, type Translator } from "~/i18n/translate";
+import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
@@ -35,11 +38,16 @@ export interface NewEvent {
 
 export type EventChanges = Omit<NewEvent, "poster"> & { poster: Buffer | null };
 
-export const EVENT_UPLOADED = "Event berhasil diunggah!";
+type Translate = Translator["t"];
+
+/** Refusals without a request behind them (seeds, scripts) are worded in the station's language. */
+function stationT(): Translate {
+  return translator(serverI18n(getConfig().stationLanguage)).t;
+}
 
 /**
  * Checks the event form with its schema: poster (when adding), name, date and time are all
- * needed; then the date and time must be real ones.
+ * needed; then the date and time must be real ones. Its messages are message keys for the route to translate.
  */
 export function validateEvent(values: Record<string, unknown>, editing: boolean): FormResult<Omit<NewEvent, "poster">> {
   const check = parseForm(eventSchema(editing), values, "");
@@ -48,15 +56,18 @@ export function validateEvent(values: Record<string, unknown>, editing: boolean)
   return { ok: true, value };
 }
 
-function friendlyWriteError(error: unknown, name: string): unknown {
+function friendlyWriteError(error: unknown, name: string, t: Translate): unknown {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-    return new UploadError(`An event named "${name}" already exists; choose another name.`);
+    return new UploadError(t("events.nameTaken", { name }));
   }
   return error;
 }
 
-/** Stores the poster, then the event; publishes `events:changed`. Nothing is kept if any step fails. */
-export async function createEvent(input: NewEvent, actor: AdminActor = SYSTEM_ACTOR): Promise<EventListItem> {
+/**
+ * Stores the poster, then the event; publishes `events:changed`. Nothing is kept if any step fails.
+ * `t` words a refusal in the admin's language.
+ */
+export async function createEvent(input: NewEvent, actor: AdminActor = SYSTEM_ACTOR, t: Translate = stationT()): Promise<EventListItem> {
   const poster = await uploadImage(input.poster, "event-posters");
   let event: EventListItem;
   try {
@@ -69,20 +80,20 @@ export async function createEvent(input: NewEvent, actor: AdminActor = SYSTEM_AC
       return { result: created, replaced: [] };
     });
   } catch (error) {
-    throw friendlyWriteError(error, input.name);
+    throw friendlyWriteError(error, input.name, t);
   }
   publish("events:changed", { action: "created", records: [event] });
   return event;
 }
 
 /** Changes an event's details; a new poster replaces the old one, no poster keeps it. */
-export async function updateEvent(id: string, input: EventChanges, actor: AdminActor): Promise<EventListItem> {
+export async function updateEvent(id: string, input: EventChanges, actor: AdminActor, t: Translate): Promise<EventListItem> {
   const poster = input.poster ? await uploadImage(input.poster, "event-posters") : null;
   let event: EventListItem;
   try {
     event = await commitFileChange(poster, async (tx, file) => {
       const previous = await tx.event.findUnique({ where: { id }, select: eventSelect });
-      if (!previous) throw new UploadError("That event no longer exists.");
+      if (!previous) throw new UploadError(t("events.gone"));
       const updated = await tx.event.update({
         where: { id },
         data: { name: input.name, date: new Date(`${input.date}T00:00:00Z`), time: input.time, ...(file ? { posterId: file.id } : {}) },
@@ -92,16 +103,16 @@ export async function updateEvent(id: string, input: EventChanges, actor: AdminA
       return { result: updated, replaced: file ? [previous.poster] : [] };
     });
   } catch (error) {
-    throw friendlyWriteError(error, input.name);
+    throw friendlyWriteError(error, input.name, t);
   }
   publish("events:changed", { action: "updated", records: [event] });
   return event;
 }
 
-export async function deleteEvent(id: string, actor: AdminActor = SYSTEM_ACTOR): Promise<void> {
+export async function deleteEvent(id: string, actor: AdminActor, t: Translate): Promise<void> {
   const event = await commitFileChange(null, async (tx) => {
     const removed = await tx.event.findUnique({ where: { id }, select: eventSelect });
-    if (!removed) throw new UploadError("That event no longer exists.");
+    if (!removed) throw new UploadError(t("events.gone"));
     await tx.event.delete({ where: { id } });
     await logActivity(tx, actor, "event.deleted", `Deleted event "${removed.name}"`);
     return { result: removed, replaced: [removed.poster] };

@@ -2,11 +2,16 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { EmbedList } from "~/components/EmbedFrame";
 import { useLiveData } from "~/hooks/useRealtime";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listChartFrames } from "~/models/chart.server";
 import { getStationIdentity } from "~/models/station.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `Chart · ${data.stationName}` : "Chart" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const { t } = metaTranslator(matches);
+  return withSiteMeta(matches, [{ title: data ? t("chart.bareMetaTitle", { station: data.stationName }) : t("chart.bareTitle") }]);
+};
 
 export async function loader() {
   return { frames: await listChartFrames(), stationName: getStationIdentity().name };
@@ -16,9 +21,10 @@ export async function loader() {
 export default function Chart() {
   const { frames } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");
+  const { t } = useT();
   return (
     <div className="container section">
-      <h1 className="visually-hidden">Chart</h1>
+      <h1 className="visually-hidden">{t("chart.bareTitle")}</h1>
       <EmbedList frames={frames} />
     </div>
   );

@@ -7,13 +7,17 @@ import { EditForm, keepCurrentLabel, useEditing } from "~/components/admin/EditF
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { useLiveData } from "~/hooks/useRealtime";
+import type { MessageKey } from "~/i18n/keys";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { createCrewMember, deleteCrewMember, listCrewMembers, updateCrewMember, validateCrewMember } from "~/models/crew.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
-import { crewMemberFields } from "~/utils/forms/crew-member";
+import { CREW_MEMBER_LABELS, crewMemberFields } from "~/utils/forms/crew-member";
 import { fieldConstraints } from "~/utils/forms/form";
 
-export const meta: MetaFunction = () => [{ title: "Crew · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("chart.crewAdminMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -25,21 +29,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
   const actor = { adminSessionId: session.id };
+  const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "save-member": async ({ fields, files }) => {
       const editing = Boolean(fields.id);
       const check = validateCrewMember({ ...fields, image: files.image }, editing);
-      if (!check.ok) return check;
+      if (!check.ok) {
+        // The form's checks answer with message keys; a field's own label and limit fill them in.
+        const errors = Object.fromEntries(
+          Object.entries(check.errors).map(([field, key]) => {
+            const name = field as keyof typeof CREW_MEMBER_LABELS;
+            return [field, t(key as MessageKey, { field: t(CREW_MEMBER_LABELS[name]), max: limits[name as keyof typeof limits]?.maxLength })];
+          }),
+        );
+        return { ok: false, message: t(check.message as MessageKey), errors };
+      }
       if (editing) {
-        const member = await updateCrewMember(fields.id, check.value, files.image ?? null, actor);
-        return { ok: true, message: `${member.name} saved.` };
+        const member = await updateCrewMember(fields.id, check.value, files.image ?? null, actor, t);
+        return { ok: true, message: t("chart.memberSaved", { name: member.name }) };
       }
       const member = await createCrewMember(check.value, files.image, actor);
-      return { ok: true, message: `${member.name} added to the crew.` };
+      return { ok: true, message: t("chart.memberAdded", { name: member.name }) };
     },
     "delete-member": pageScoped(async ({ fields }) => {
-      await deleteCrewMember(fields.id ?? "", actor);
-      return { ok: true, message: `${fields.name ?? "The crew member"} deleted.` };
+      await deleteCrewMember(fields.id ?? "", actor, t);
+      return { ok: true, message: fields.name ? t("chart.memberDeleted", { name: fields.name }) : t("chart.someoneDeleted") };
     }),
   });
 }
@@ -50,32 +64,40 @@ export default function CrewAdmin() {
   const { members, editing: editingFromUrl } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   const editing = useEditing("member-form", editingFromUrl);
+  const { t } = useT();
 
   return (
-    <AdminPage title="Crew" intro="The people on the public CREW page. Every field is required; when editing, leave the photo empty to keep the current one.">
+    <AdminPage title={t("chart.crewAdminTitle")} intro={t("chart.crewAdminIntro")}>
       <div className="admin-columns">
-        <AdminSection id="member-form-title" title={editing ? `Edit ${editing.name}` : "Add a crew member"}>
-          <EditForm formId="member-form" intent="save-member" editing={editing} addLabel="Add a crew member" addButton="Add crew member" successTo="/CrewAdmin">
+        <AdminSection id="member-form-title" title={editing ? t("chart.editMember", { name: editing.name }) : t("chart.addAMember")}>
+          <EditForm
+            formId="member-form"
+            intent="save-member"
+            editing={editing}
+            addLabel={t("chart.addAMember")}
+            addButton={t("chart.addMember")}
+            successTo="/CrewAdmin"
+          >
             <ImagePicker
               name="image"
-              label={keepCurrentLabel("Photo", Boolean(editing))}
+              label={keepCurrentLabel(t("chart.photo"), Boolean(editing))}
               current={editing?.image}
-              currentAlt={editing ? `Current photo of ${editing.name}` : ""}
+              currentAlt={editing ? t("chart.currentPhotoAlt", { name: editing.name }) : ""}
               aspect="1 / 1"
             />
-            <Field name="name" label="Name" defaultValue={editing?.name} {...limits.name} autoComplete="off" />
+            <Field name="name" label={t("chart.name")} defaultValue={editing?.name} {...limits.name} autoComplete="off" />
             <div className="admin-form__row">
-              <Field name="age" label="Age" type="number" inputMode="numeric" defaultValue={editing?.age} {...limits.age} />
-              <Field name="jobTitle" label="Job title" defaultValue={editing?.jobTitle} {...limits.jobTitle} />
+              <Field name="age" label={t("chart.age")} type="number" inputMode="numeric" defaultValue={editing?.age} {...limits.age} />
+              <Field name="jobTitle" label={t("chart.jobTitle")} defaultValue={editing?.jobTitle} {...limits.jobTitle} />
             </div>
-            <Field name="email" label="Email" type="email" defaultValue={editing?.email} {...limits.email} autoComplete="off" />
-            <Field name="address" label="Address" defaultValue={editing?.address} {...limits.address} />
-            <Field name="bio" label="Bio" multiline rows={4} defaultValue={editing?.bio} {...limits.bio} />
+            <Field name="email" label={t("chart.email")} type="email" defaultValue={editing?.email} {...limits.email} autoComplete="off" />
+            <Field name="address" label={t("chart.address")} defaultValue={editing?.address} {...limits.address} />
+            <Field name="bio" label={t("chart.bio")} multiline rows={4} defaultValue={editing?.bio} {...limits.bio} />
           </EditForm>
         </AdminSection>
 
-        <AdminSection id="member-list-title" title="The crew" description={`${members.length} member${members.length === 1 ? "" : "s"}.`}>
-          <AdminList items={members} emptyIcon="user" empty="No crew members yet. Add the first one with the form.">
+        <AdminSection id="member-list-title" title={t("chart.theCrew")} description={t("chart.memberCount", { count: members.length })}>
+          <AdminList items={members} emptyIcon="user" empty={t("chart.crewAdminEmpty")}>
             {(member) => (
               <AdminListItem
                 key={member.id}
@@ -88,7 +110,7 @@ export default function CrewAdmin() {
                       formId={`delete-${member.id}`}
                       intent="delete-member"
                       hidden={{ id: member.id, name: member.name }}
-                      confirm={`Delete ${member.name} from the crew?`}
+                      confirm={t("chart.deleteMemberConfirm", { name: member.name })}
                       readAlso={` ${member.name}`}
                     />
                   </>

@@ -3,12 +3,17 @@ import { useLoaderData } from "@remix-run/react";
 import { Icon } from "~/components/Icon";
 import { ImageSlider } from "~/components/ImageSlider";
 import { useLiveData } from "~/hooks/useRealtime";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listCrewImages, listCrewMembers } from "~/models/crew.server";
 import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `CREW · ${data.stationName}` : "CREW" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const { t } = metaTranslator(matches);
+  return withSiteMeta(matches, [{ title: data ? t("chart.crewMetaTitle", { station: data.stationName }) : t("chart.crewTitle") }]);
+};
 
 export async function loader() {
   const [members, images] = await Promise.all([listCrewMembers(), listCrewImages()]);
@@ -18,20 +23,21 @@ export async function loader() {
 export default function CrewSpin() {
   const { members, images, stationName } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
+  const { t } = useT();
   return (
     <div className="container">
       <header className="page-head">
-        <h1 className="page-title">CREW</h1>
-        <p className="muted">The voices and hands behind {stationName}.</p>
+        <h1 className="page-title">{t("chart.crewTitle")}</h1>
+        <p className="muted">{t("chart.crewIntro", { station: stationName })}</p>
       </header>
       <section className="section" aria-labelledby="crew-members-title">
         <h2 id="crew-members-title" className="visually-hidden">
-          Crew members
+          {t("chart.crewMembers")}
         </h2>
         {members.length === 0 ? (
           <p className="empty-state">
             <Icon name="user" />
-            The crew list is coming soon.
+            {t("chart.crewEmpty")}
           </p>
         ) : (
           <ul className="crew-list">
@@ -41,7 +47,7 @@ export default function CrewSpin() {
                   src={mediaUrlFor(member.image, 640)}
                   srcSet={mediaSrcSet(member.image)}
                   sizes="(min-width: 960px) 360px, 90vw"
-                  alt={`Portrait of ${member.name}`}
+                  alt={t("chart.portraitAlt", { name: member.name })}
                   width={member.image.width ?? 600}
                   height={member.image.height ?? 600}
                   loading="lazy"
@@ -52,17 +58,17 @@ export default function CrewSpin() {
                 <p className="crew-card__bio">{member.bio}</p>
                 <dl className="crew-card__facts">
                   <div>
-                    <dt>Age</dt>
+                    <dt>{t("chart.age")}</dt>
                     <dd>{member.age}</dd>
                   </div>
                   <div>
-                    <dt>Email</dt>
+                    <dt>{t("chart.email")}</dt>
                     <dd>
                       <a href={`mailto:${member.email}`}>{member.email}</a>
                     </dd>
                   </div>
                   <div>
-                    <dt>Address</dt>
+                    <dt>{t("chart.address")}</dt>
                     <dd>{member.address}</dd>
                   </div>
                 </dl>
@@ -75,16 +81,16 @@ export default function CrewSpin() {
         <section className="section" aria-labelledby="crew-gallery-title">
           <div className="section-head">
             <h2 id="crew-gallery-title" className="section-title">
-              {`${stationName} CREWS`}
+              {t("chart.crewsTitle", { station: stationName })}
             </h2>
           </div>
           <ImageSlider
             images={images}
             pageSize={1}
-            label={`${stationName} crew gallery`}
+            label={t("chart.crewGallery", { station: stationName })}
             param="photo"
             sizes="(min-width: 440px) 400px, 92vw"
-            altPrefix="Crew photo"
+            altPrefix={t("chart.crewPhoto")}
           />
         </section>
       )}

@@ -2,13 +2,18 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Icon } from "~/components/Icon";
 import { MemoryGame } from "~/components/MemoryGame";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listCrewImages } from "~/models/crew.server";
 import { getStationIdentity } from "~/models/station.server";
 import { withSiteMeta } from "~/utils/meta";
 
 const PAIRS = 8;
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `Crew Match · ${data.stationName}` : "Game" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const { t } = metaTranslator(matches);
+  return withSiteMeta(matches, [{ title: data ? t("chart.gameMetaTitle", { station: data.stationName }) : t("chart.gameFallbackTitle") }]);
+};
 
 export async function loader() {
   const images = await listCrewImages();
@@ -24,17 +29,18 @@ export async function loader() {
 
 export default function Game() {
   const { images, seed, stationName } = useLoaderData<typeof loader>();
+  const { t } = useT();
   return (
     <div className="container">
       <header className="page-head">
-        <h1 className="page-title">Crew Match</h1>
-        <p className="muted">Turn two cards at a time and find every pair of {stationName} crew photos, in as few moves as you can.</p>
+        <h1 className="page-title">{t("chart.gameTitle")}</h1>
+        <p className="muted">{t("chart.gameIntro", { station: stationName })}</p>
       </header>
-      <section className="section" aria-label="Game board">
+      <section className="section" aria-label={t("chart.gameBoard")}>
         {images.length < 2 ? (
           <p className="empty-state">
             <Icon name="user" />
-            The game needs crew photos: none have been added yet.
+            {t("chart.gameNeedsPhotos")}
           </p>
         ) : (
           <MemoryGame key={seed} images={images} seed={seed} />

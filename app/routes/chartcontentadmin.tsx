@@ -7,13 +7,16 @@ import { DeleteForm } from "~/components/admin/DeleteForm";
 import { Field } from "~/components/admin/Field";
 import { EmbedFrame } from "~/components/EmbedFrame";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listChartFrames } from "~/models/chart.server";
 import { addEmbed, deleteEmbed } from "~/models/embeds.server";
 import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 
-export const meta: MetaFunction = () => [{ title: "Chart · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("chart.adminMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -26,16 +29,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
   const actor = { adminSessionId: session.id };
+  const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "add-embed": async ({ fields }) => {
       const result = await addEmbed(fields.code ?? "", actor);
       if (result.status === "refused") return { ok: false, message: result.error, errors: { code: result.error } };
-      if (result.status === "ignored") return { ok: true, message: "Nothing to add: the embed code was empty." };
-      return { ok: true, message: "Embed added to the chart." };
+      if (result.status === "ignored") return { ok: true, message: t("chart.nothingToAdd") };
+      return { ok: true, message: t("chart.added") };
     },
     "delete-embed": pageScoped(async ({ fields }) => {
       const deleted = await deleteEmbed(fields.id ?? "", actor);
-      return deleted ? { ok: true, message: "Embed deleted from the chart." } : { ok: false, message: "That embed was already deleted." };
+      return deleted ? { ok: true, message: t("chart.embedDeleted") } : { ok: false, message: t("chart.alreadyDeleted") };
     }),
   });
 }
@@ -43,36 +47,30 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ChartContentAdmin() {
   const { frames, allowedHosts } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");
+  const { t } = useT();
   return (
-    <AdminPage
-      title="Chart"
-      intro="Paste a player's embed code to add it to the public CHART page. Only the player itself is kept, and it always runs sandboxed."
-    >
+    <AdminPage title={t("chart.adminTitle")} intro={t("chart.adminIntro")}>
       <div className="admin-columns">
-        <AdminSection id="embed-add-title" title="Add an embed">
-          <AdminForm formId="embed-form" intent="add-embed" className="admin-form" aria-label="Add an embed">
+        <AdminSection id="embed-add-title" title={t("chart.addAnEmbed")}>
+          <AdminForm formId="embed-form" intent="add-embed" className="admin-form" aria-label={t("chart.addAnEmbed")}>
             <Field
               name="code"
-              label="Embed code"
+              label={t("chart.embedCode")}
               multiline
               rows={6}
               className="admin-input admin-input--code"
               placeholder={'<iframe src="https://open.spotify.com/embed/episode/…" width="100%" height="152"></iframe>'}
-              hint={`Accepted: a single <iframe> with an https address from ${allowedHosts.join(", ")}.`}
+              hint={t("chart.embedHint", { hosts: allowedHosts.join(", ") })}
               spellCheck={false}
             />
             <FormStatus />
             <div className="admin-form__actions">
-              <SubmitButton pendingLabel="Adding…">Add embed</SubmitButton>
+              <SubmitButton pendingLabel={t("chart.adding")}>{t("chart.addEmbed")}</SubmitButton>
             </div>
           </AdminForm>
         </AdminSection>
-        <AdminSection
-          id="embed-list-title"
-          title="On the chart"
-          description={`${frames.length} embed${frames.length === 1 ? "" : "s"}, in the order listeners see them.`}
-        >
-          <AdminList items={frames} emptyIcon="radio" empty="No embeds yet. Add the first player with the form.">
+        <AdminSection id="embed-list-title" title={t("chart.onTheChart")} description={t("chart.listDescription", { count: frames.length })}>
+          <AdminList items={frames} emptyIcon="radio" empty={t("chart.emptyAdmin")}>
             {(frame) => (
               <li key={frame.id} className="admin-embed">
                 <EmbedFrame frame={frame} />
@@ -82,8 +80,8 @@ export default function ChartContentAdmin() {
                     formId={`delete-${frame.id}`}
                     intent="delete-embed"
                     hidden={{ id: frame.id }}
-                    confirm="Delete this embed from the chart?"
-                    readAlso={` embed ${frame.title}`}
+                    confirm={t("chart.deleteConfirm")}
+                    readAlso={t("chart.deleteReadAlso", { title: frame.title })}
                   />
                 </div>
               </li>

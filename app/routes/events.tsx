@@ -1,24 +1,27 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { EventPopup, type EventView } from "~/components/EventPopup";
+import { EventPopup, formatEventDate, type EventView } from "~/components/EventPopup";
 import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listEvents } from "~/models/events.server";
 import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `EVENTS · ${data.stationName}` : "EVENTS" }]);
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const { t } = metaTranslator(matches);
+  return withSiteMeta(matches, [{ title: data ? t("events.metaTitle", { station: data.stationName }) : t("events.title") }]);
+};
 
-// Event dates are calendar dates (stored at UTC midnight); times are already in the station's zone.
-const dateFormat = new Intl.DateTimeFormat("id-ID", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-
-export async function loader(_: LoaderFunctionArgs) {
-  const events = await listEvents();
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [events, { t, locale }] = await Promise.all([listEvents(), requestTranslator(request)]);
   const views: EventView[] = events.map((event) => ({
     id: event.id,
     name: event.name,
-    when: `${dateFormat.format(event.date)} · ${event.time}`,
+    when: t("events.when", { date: formatEventDate(event.date, locale), time: event.time }),
     poster: event.poster,
   }));
   return { events: views, stationName: getStationIdentity().name };
@@ -26,6 +29,7 @@ export async function loader(_: LoaderFunctionArgs) {
 
 export default function Events() {
   const { events, stationName } = useLoaderData<typeof loader>();
+  const { t } = useT();
   const [searchParams] = useSearchParams();
   useLiveData("events:changed");
   // "The latest event" is the last one uploaded.
@@ -33,15 +37,15 @@ export default function Events() {
   return (
     <div className="container">
       <header className="page-head">
-        <h1 className="page-title">EVENTS</h1>
-        <p className="muted">Come and meet {stationName} off the air.</p>
+        <h1 className="page-title">{t("events.title")}</h1>
+        <p className="muted">{t("events.intro", { station: stationName })}</p>
       </header>
       {latest && <EventPopup key={latest.id} event={latest} initiallyOpen={searchParams.get("popup") !== "closed"} />}
-      <section className="section" aria-label="All events">
+      <section className="section" aria-label={t("events.allEvents")}>
         {events.length === 0 ? (
           <p className="empty-state">
             <Icon name="calendar" />
-            Belum ada event yang diunggah.
+            {t("events.empty")}
           </p>
         ) : (
           <ul className="event-list">
@@ -52,7 +56,7 @@ export default function Events() {
                     src={mediaUrlFor(event.poster, 640)}
                     srcSet={mediaSrcSet(event.poster)}
                     sizes="(min-width: 960px) 380px, 100vw"
-                    alt={`Poster for ${event.name}`}
+                    alt={t("events.posterAlt", { name: event.name })}
                     width={event.poster.width ?? 800}
                     height={event.poster.height ?? 1000}
                     loading={index < 2 ? "eager" : "lazy"}

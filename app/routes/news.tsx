@@ -4,15 +4,23 @@ import { CategoryList } from "~/components/CategoryMenu";
 import { Icon } from "~/components/Icon";
 import { NewsCardList } from "~/components/NewsCard";
 import { PodcastCardList } from "~/components/PodcastCard";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listLatestEpisodes } from "~/models/episodes.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getNewsPage } from "~/services/news.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction<typeof loadNews> = ({ data, matches }) => withSiteMeta(matches, [{ title: data ? `NEWS · ${data.stationName}` : "NEWS" }]);
+export const meta: MetaFunction<typeof loadNews> = ({ data, matches }) => {
+  const { t } = metaTranslator(matches);
+  return withSiteMeta(matches, [{ title: data ? t("news.metaTitle", { station: data.stationName }) : t("news.title") }]);
+};
 
 async function loadNews({ request }: LoaderFunctionArgs) {
-  const [news, episodes] = await Promise.all([getNewsPage(new URL(request.url).searchParams.get("category")), listLatestEpisodes(5)]);
+  // The news dates are formatted on the server, in the page's language.
+  const { locale } = await requestTranslator(request);
+  const [news, episodes] = await Promise.all([getNewsPage(new URL(request.url).searchParams.get("category"), locale), listLatestEpisodes(5)]);
   return { news, episodes, stationName: getStationIdentity().name };
 }
 
@@ -24,30 +32,28 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function News() {
   const { news, episodes } = useLoaderData<typeof loadNews>();
+  const { t } = useT();
   const { choice, posts, categories } = news;
   const current = choice.kind === "category" ? choice.category.name : choice.kind === "latest" ? "terbaru" : undefined;
-  const heading = choice.kind === "category" ? choice.category.label : "Terbaru";
+  // "Terbaru" is the API's name of the latest posts, shown like its other category names.
+  const heading = choice.kind === "category" ? choice.category.label : t("news.latestHeading");
 
   return (
     <div className="container">
       <section className="section" aria-labelledby="news-title">
         <div className="news-head">
           <h1 id="news-title" className="section-title">
-            NEWS
+            {t("news.title")}
           </h1>
-          {categories.length > 0 && <CategoryList categories={categories} current={current} label="News categories" />}
+          {categories.length > 0 && <CategoryList categories={categories} current={current} label={t("news.categoriesLabel")} />}
         </div>
 
         {choice.kind === "unknown" || choice.kind === "unverifiable" ? (
           <div className="empty-state" role="status">
             <Icon name="radio" />
-            <p>
-              {choice.kind === "unknown"
-                ? `There is no news category called “${choice.name}”. Pick one of the categories above.`
-                : `News categories are unavailable right now, so we cannot show “${choice.name}”.`}
-            </p>
+            <p>{t(choice.kind === "unknown" ? "news.unknownCategory" : "news.unverifiableCategory", { name: choice.name })}</p>
             <Link className="button button--ghost" to="/news">
-              See the latest news
+              {t("news.seeLatest")}
             </Link>
           </div>
         ) : posts?.available ? (
@@ -55,19 +61,19 @@ export default function News() {
             <h2 className="news-subtitle">{heading}</h2>
             {posts.fromCache && (
               <p className="news-notice" role="status">
-                The news service is not answering right now, so these are the headlines from {posts.fetchedAtLabel}.
+                {t("news.fromCache", { time: posts.fetchedAtLabel })}
               </p>
             )}
             {posts.cards.length > 0 ? (
-              <NewsCardList posts={posts.cards} label={`${heading} news`} />
+              <NewsCardList posts={posts.cards} label={t("news.listLabel", { heading })} />
             ) : (
-              <p className="empty-state">There are no stories in this category yet.</p>
+              <p className="empty-state">{t("news.emptyCategory")}</p>
             )}
           </>
         ) : (
           <div className="empty-state" role="status">
             <Icon name="radio" />
-            <p>News is unavailable right now. Please try again in a few minutes.</p>
+            <p>{t("news.unavailable")}</p>
           </div>
         )}
       </section>
@@ -75,13 +81,13 @@ export default function News() {
       <section className="section" aria-labelledby="news-podcast">
         <div className="section-head">
           <h2 id="news-podcast" className="section-title">
-            PODCAST
+            {t("news.podcastTitle")}
           </h2>
           <Link to="/cardlistmore" className="button button--ghost">
-            VIEW MORE
+            {t("news.viewMore")}
           </Link>
         </div>
-        <PodcastCardList episodes={episodes} label="Latest podcast episodes" />
+        <PodcastCardList episodes={episodes} label={t("news.latestEpisodesLabel")} />
       </section>
     </div>
   );

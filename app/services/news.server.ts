@@ -302,9 +302,9 @@ export function clearNewsCache(): void {
 // ---------------------------------------------------------------------------
 // What the pages need
 
-/** "Senin, 5 Mei 2025 pukul 14.30 WIB", in the station's time zone. */
-export function formatNewsDate(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("id-ID", {
+/** "Senin, 5 Mei 2025 pukul 14.30 WIB" (in "id-ID"), in the station's time zone and the page's locale. */
+export function formatNewsDate(iso: string, timeZone: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, {
     weekday: "long",
     day: "numeric",
     month: "long",
@@ -335,7 +335,7 @@ export type NewsList =
       /** The API failed on the last try: these are the last good posts, from `fetchedAt`. */
       fromCache: boolean;
       fetchedAt: string;
-      /** "14.30 WIB": when the shown posts were fetched, for the notice shown with `fromCache`. */
+      /** "5 Mei 2025 14.30": when the shown posts were fetched, for the notice shown with `fromCache`. */
       fetchedAtLabel: string;
     }
   | { available: false };
@@ -352,31 +352,34 @@ export async function listNewsCategories(): Promise<NewsCategory[]> {
   return result.ok ? result.value : [];
 }
 
-function toNewsList(result: Cached<NewsPost[]>): NewsList {
+function toNewsList(result: Cached<NewsPost[]>, locale: string): NewsList {
   if (!result.ok) return { available: false };
   const timeZone = getConfig().stationTimezone;
   return {
     available: true,
     fromCache: result.upstreamFailing,
     fetchedAt: new Date(result.fetchedAt).toISOString(),
-    fetchedAtLabel: new Intl.DateTimeFormat("id-ID", { dateStyle: "medium", timeStyle: "short", timeZone }).format(result.fetchedAt),
+    fetchedAtLabel: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(result.fetchedAt),
     cards: result.value.slice(0, NEWS_POST_LIMIT).map((post) => ({
       ...post,
-      dateLabel: post.pubDate ? formatNewsDate(post.pubDate, timeZone) : null,
+      dateLabel: post.pubDate ? formatNewsDate(post.pubDate, timeZone, locale) : null,
     })),
   };
 }
 
-/** The /news page: the first posts of the chosen category (or the latest), and the category list. */
-export async function getNewsPage(categoryParam: string | null): Promise<NewsPage> {
+/**
+ * The /news page: the first posts of the chosen category (or the latest), and the category list.
+ * Dates are formatted here, in the page's `locale`, so server and browser show the same text.
+ */
+export async function getNewsPage(categoryParam: string | null, locale: string): Promise<NewsPage> {
   const client = newsClient();
   const asked = categoryParam?.trim() || LATEST_CATEGORY;
   const [categoriesResult, latest] = await Promise.all([client.categories(), asked === LATEST_CATEGORY ? client.posts(LATEST_CATEGORY) : null]);
   const categories = categoriesResult.ok ? categoriesResult.value : [];
-  if (latest) return { categories, choice: { kind: "latest" }, posts: toNewsList(latest) };
+  if (latest) return { categories, choice: { kind: "latest" }, posts: toNewsList(latest, locale) };
 
   const category = categories.find((c) => c.name === asked);
-  if (category) return { categories, choice: { kind: "category", category }, posts: toNewsList(await client.posts(category.name)) };
+  if (category) return { categories, choice: { kind: "category", category }, posts: toNewsList(await client.posts(category.name), locale) };
   const name = plainText(asked, 60);
   return { categories, choice: categoriesResult.ok ? { kind: "unknown", name } : { kind: "unverifiable", name }, posts: null };
 }

@@ -188,25 +188,31 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await page.getByText("Rina saved.").waitFor();
     expect(await page.locator('form[aria-label="Add a crew member"]').getByLabel("Name").inputValue()).toBe("");
 
-    // The event form marks each missing field, not only the general alert.
+    // The event form marks each missing field, not only the general alert (the spec's Indonesian one:
+    // the page is asked for in Indonesian with the `lang` cookie, "id" encoded).
+    await page.context().addCookies([{ name: "lang", value: "ImlkIg%3D%3D", url: server.url }]);
     await page.goto(`${server.url}/eventsAdmin`);
-    const event = page.locator('form[aria-label="Upload an event"]');
-    await event.getByLabel("Name").fill("Malam Akustik");
-    await event.getByRole("button", { name: "Upload event" }).click();
+    const event = page.locator('form[aria-label="Unggah event"]');
+    await event.getByLabel("Nama").fill("Malam Akustik");
+    await event.getByRole("button", { name: "Unggah event" }).click();
     await event.getByText("Lengkapi semua data sebelum mengunggah.").waitFor();
-    for (const label of ["Poster", "Date", "Time"]) expect(await event.getByLabel(label, { exact: true }).getAttribute("aria-invalid")).toBe("true");
-    expect(await event.getByLabel("Name").getAttribute("aria-invalid")).toBeNull();
+    for (const label of ["Poster", "Tanggal", "Waktu"]) expect(await event.getByLabel(label, { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    expect(await event.getByLabel("Nama").getAttribute("aria-invalid")).toBeNull();
     await page.context().close();
   });
 
   it.each(["dark", "light"] as const)("passes axe with status messages and errors visible (%s theme)", async (theme) => {
     const page = await open({ theme, asAdmin: true });
+    // The spec's Indonesian message: the page is asked for in Indonesian (the `lang` cookie, "id" encoded).
+    await page.context().addCookies([{ name: "lang", value: "ImlkIg%3D%3D", url: server.url }]);
     await page.goto(`${server.url}/eventsAdmin`);
     await hydrated(page);
-    const event = page.locator('form[aria-label="Upload an event"]');
-    await event.getByRole("button", { name: "Upload event" }).click();
+    const event = page.locator('form[aria-label="Unggah event"]');
+    await event.getByRole("button", { name: "Unggah event" }).click();
     await event.getByText("Lengkapi semua data sebelum mengunggah.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    // Back to English for the rest ("en" encoded).
+    await page.context().addCookies([{ name: "lang", value: "ImVuIg%3D%3D", url: server.url }]);
 
     await page.goto(`${server.url}/chartcontentadmin`);
     const form = page.locator('form[aria-label="Add an embed"]');

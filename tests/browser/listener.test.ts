@@ -201,7 +201,9 @@ describeInBrowser("the listener experience", () => {
 
   it("shows the latest event in a closable popup and new events live", async () => {
     const page = await open(browser, "desktop", `${server.url}/events`);
-    expect(await page.getByText("Belum ada event yang diunggah.").isVisible()).toBe(true);
+    expect(await page.getByText("No events have been uploaded yet.").isVisible()).toBe(true);
+    // The spec's words, in Indonesian.
+    expect(await (await fetch(`${server.url}/events?lang=id`)).text()).toContain("Belum ada event yang diunggah.");
     const poster = await fs.readFile(POSTER);
     await createEvent({ name: "Malam Akustik", date: "2026-12-05", time: "19:30", poster });
     const popup = page.getByRole("dialog", { name: "Malam Akustik" });

@@ -1,25 +1,42 @@
 import * as z from "zod";
+import type { MessageKey } from "~/i18n/keys";
 import { text } from "./form";
 import { isEmailAddress } from "./registration";
 
-const limited = (label: string, maxLength: number) =>
-  z.string().trim().min(1, `${label} is required.`).max(maxLength, `${label} is too long (at most ${maxLength} characters).`);
+// The messages are message keys: the route translates them, filling {field} with the field's
+// label and {max} with its length limit (CrewAdmin's action).
+const REQUIRED: MessageKey = "chart.fieldRequired";
+const TOO_LONG: MessageKey = "chart.fieldTooLong";
+const AGE_RULE: MessageKey = "chart.ageRule";
+const NOT_AN_EMAIL: MessageKey = "chart.emailInvalid";
+const NO_PHOTO: MessageKey = "chart.photoRequired";
 
-const AGE_RULE = "Age must be a whole number between 1 and 120.";
+const limited = (maxLength: number) => z.string().trim().min(1, REQUIRED).max(maxLength, TOO_LONG);
 
 /** The crew form (/CrewAdmin): every field is required; the photo only when adding. */
 export const crewMemberFields = z.object({
-  name: text(limited("Name", 80)),
-  age: text(limited("Age", 3).regex(/^\d+$/, AGE_RULE).pipe(z.coerce.number().min(1, AGE_RULE).max(120, AGE_RULE))),
-  email: text(limited("Email", 254).refine(isEmailAddress, "Enter an email address like name@example.com.")),
-  jobTitle: text(limited("Job title", 80)),
-  address: text(limited("Address", 200)),
-  bio: text(limited("Bio", 1000)),
+  name: text(limited(80)),
+  age: text(limited(3).regex(/^\d+$/, AGE_RULE).pipe(z.coerce.number().min(1, AGE_RULE).max(120, AGE_RULE))),
+  email: text(limited(254).refine(isEmailAddress, NOT_AN_EMAIL)),
+  jobTitle: text(limited(80)),
+  address: text(limited(200)),
+  bio: text(limited(1000)),
 });
 
 export type CrewMemberInput = z.output<typeof crewMemberFields>;
 
+/** Each field's label, the {field} of its messages. */
+export const CREW_MEMBER_LABELS: Record<keyof CrewMemberInput | "image", MessageKey> = {
+  name: "chart.name",
+  age: "chart.age",
+  email: "chart.email",
+  jobTitle: "chart.jobTitle",
+  address: "chart.address",
+  bio: "chart.bio",
+  image: "chart.photo",
+};
+
 /** The whole post: the fields, and the photo, which a new member needs (editing keeps the current one). */
 export function crewMemberSchema(editing: boolean) {
-  return crewMemberFields.extend({ image: editing ? z.unknown() : z.custom<Buffer>((file) => file != null, "Photo is required.") });
+  return crewMemberFields.extend({ image: editing ? z.unknown() : z.custom<Buffer>((file) => file != null, NO_PHOTO) });
 }

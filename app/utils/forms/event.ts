@@ -1,10 +1,22 @@
 import * as z from "zod";
+import type { MessageKey } from "~/i18n/keys";
 import { text } from "./form";
 
-/** The spec's message when anything is missing from the event form. */
-export const EVENT_INCOMPLETE = "Lengkapi semua data sebelum mengunggah.";
+// The messages are message keys ("events.nameTooLong"): the route translates them into the
+// page's language (requestTranslator), so this schema stays free of any language.
+
+/** The spec's message when anything is missing from the event form ('Lengkapi semua data sebelum mengunggah.'). */
+export const EVENT_INCOMPLETE: MessageKey = "events.incomplete";
 // What a missing field says under it; any of them makes EVENT_INCOMPLETE the form's message.
-const MISSING = { poster: "Choose a poster image.", name: "Enter the event's name.", date: "Choose the date.", time: "Choose the time." };
+const MISSING: Record<"poster" | "name" | "date" | "time", MessageKey> = {
+  poster: "events.posterMissing",
+  name: "events.nameMissing",
+  date: "events.dateMissing",
+  time: "events.timeMissing",
+};
+const TOO_LONG: MessageKey = "events.nameTooLong";
+const NOT_A_DATE: MessageKey = "events.dateInvalid";
+const NOT_A_TIME: MessageKey = "events.timeInvalid";
 
 function isRealDate(date: string): boolean {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
@@ -17,15 +29,15 @@ export const eventFields = z.object({
     z
       .string()
       .transform((name) => name.trim().replace(/\s+/g, " "))
-      .pipe(z.string().min(1, MISSING.name).max(120, "The event name is too long (at most 120 characters).")),
+      .pipe(z.string().min(1, MISSING.name).max(120, TOO_LONG)),
   ),
-  date: text(z.string().trim().min(1, MISSING.date).refine(isRealDate, "The date must be a real date (YYYY-MM-DD).")),
+  date: text(z.string().trim().min(1, MISSING.date).refine(isRealDate, NOT_A_DATE)),
   time: text(
     z
       .string()
       .trim()
       .min(1, MISSING.time)
-      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "The time must be a time of day (HH:MM)."),
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, NOT_A_TIME),
   ),
 });
 
@@ -36,7 +48,7 @@ export function eventSchema(editing: boolean) {
 
 /**
  * The form's answer as the spec words it: every missing field and the one alert, or else the
- * first field that is wrong, alone.
+ * first field that is wrong, alone. Message keys, like the schema's.
  */
 export function eventProblem(errors: Record<string, string>): { message: string; errors: Record<string, string> } {
   const missing = Object.fromEntries(Object.entries(errors).filter(([field, message]) => MISSING[field as keyof typeof MISSING] === message));
