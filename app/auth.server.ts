@@ -4,6 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import { findOrCreateGoogleUser, findUserByPassword, getSessionUser, GoogleAccountError, type CurrentUser } from "~/models/users.server";
 import { siteOrigin } from "~/models/site-origin.server";
+import type { MessageKey, MessageValues } from "~/i18n/keys";
 import { safeRedirect as checkedRedirect } from "~/utils/safe-redirect";
 import { getConfig } from "~/services/config.server";
 import { createHash } from "node:crypto";
@@ -32,7 +33,7 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
 export const SIGN_IN_ATTEMPTS = 10;
 export const SIGN_IN_ACCOUNT_ATTEMPTS = 20;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const WRONG_CREDENTIALS = "Wrong email or password.";
+export const WRONG_CREDENTIALS: MessageKey = "account.wrongCredentials";
 export const SIGNED_IN_HOME = "/listen";
 // remix-auth-oauth2 keeps the OAuth state under this session key until the callback.
 const OAUTH_STATE_KEY = "oauth2:state";
@@ -145,7 +146,8 @@ async function signedIn(request: Request, userId: string, redirectTo: string): P
   return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
 }
 
-export type SignInFailure = { error: string; status: number };
+/** Why a sign-in was refused: a message key (and its values) the page translates. */
+export type SignInFailure = { error: MessageKey; values?: MessageValues; status: number };
 
 /**
  * Email and password sign-in from the /login form. Attempts are limited per
@@ -162,7 +164,7 @@ export async function signInWithPassword(request: Request, form: FormData, clien
   const [address, account] = await Promise.all([peekRateLimit(addressKey, SIGN_IN_ATTEMPTS), peekRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS)]);
   if (!address.allowed || !account.allowed) {
     const minutes = Math.ceil(Math.max(address.retryAfterSeconds, account.retryAfterSeconds) / 60);
-    return { error: `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
+    return { error: "account.tooManySignIns", values: { minutes }, status: 429 };
   }
   let userId: string;
   try {
@@ -176,7 +178,7 @@ export async function signInWithPassword(request: Request, form: FormData, clien
     }
     const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
     logError("Password sign-in failed", { error: errorText(cause) });
-    return { error: "Sign-in failed. Please try again in a moment.", status: 500 };
+    return { error: "account.signInFailed", status: 500 };
   }
   await resetRateLimit(accountKey);
   return signedIn(request, userId, safeRedirect(form.get("redirectTo")));
@@ -210,12 +212,9 @@ async function googleSignInFailed(request: Request, error: unknown): Promise<Res
   const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
   const providerError = new URL(request.url).searchParams.get("error");
   logError("Google sign-in failed", { error: providerError ? `provider answered ${providerError}` : errorText(cause) });
-  const message =
-    cause instanceof GoogleAccountError
-      ? cause.message
-      : providerError === "access_denied"
-        ? "Google sign-in was cancelled."
-        : "Google sign-in failed. Please try again.";
+  // A message key: /login shows it in the listener's language.
+  const message: MessageKey =
+    cause instanceof GoogleAccountError ? cause.key : providerError === "access_denied" ? "account.googleCancelled" : "account.googleFailed";
   const session = await getListenerSession(request);
   forgetOAuthState(session);
   session.flash("error", message);

@@ -199,6 +199,28 @@ describe("listener accounts", () => {
       expect(await visitor.headerName()).toBe("Guest");
     });
 
+    it("tells the refusals in Indonesian to an Indonesian listener, 'Registration Success!' in the spec's words", async () => {
+      const visitor = new Visitor(server.url);
+      const indonesian = { "Accept-Language": "id" };
+      const wrong = await visitor.request("/login", { method: "POST", headers: indonesian, body: new URLSearchParams({ email, password: "wrong password" }) });
+      expect(alertText(await wrong.text())).toBe("Email atau kata sandi salah.");
+      const short = await visitor.request("/register", {
+        method: "POST",
+        headers: indonesian,
+        body: new URLSearchParams(registration({ email: "pendek@example.com", password: "short", conPassword: "short" })),
+      });
+      expect(alertText(await short.text())).toBe("Kata sandi minimal 8 karakter.");
+      const api = await visitor.request("/users", {
+        method: "POST",
+        headers: { ...indonesian, "Content-Type": "application/json" },
+        body: JSON.stringify(registration({ name: "" })),
+      });
+      expect(await api.json()).toEqual({ msg: "Harap isi nama, email, kata sandi, dan konfirmasi kata sandi." });
+      const success = await (await visitor.request("/login?registered=1", { headers: indonesian })).text();
+      expect(success).toContain("Registration Success!");
+      expect(success).toContain("Masuk");
+    });
+
     it("signs in, shows the name, honours a local redirectTo and signs out with a POST", async () => {
       const visitor = new Visitor(server.url);
       const response = await visitor.post("/login", { email: "SignIn@Example.com", password: PASSWORD, redirectTo: "/favorites" });

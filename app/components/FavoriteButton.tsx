@@ -1,5 +1,6 @@
 import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useT } from "~/i18n/translate";
 import type { loader as rootLoader } from "~/root";
 import { Icon } from "./Icon";
 
@@ -9,6 +10,7 @@ import { Icon } from "./Icon";
  * without); for guests it is a link to sign in.
  */
 export function FavoriteButton({ episodeId, title }: { episodeId: number; title: string }) {
+  const { t } = useT();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const fetcher = useFetcher();
   const location = useLocation();
@@ -21,8 +23,8 @@ export function FavoriteButton({ episodeId, title }: { episodeId: number; title:
       <Link
         to={`/login?redirectTo=${encodeURIComponent(here)}`}
         className="favorite-button"
-        aria-label={`Sign in to save ${title} to your favorites`}
-        title="Sign in to save favorites"
+        aria-label={t("podcast.favoriteSignInLabel", { title })}
+        title={t("podcast.favoriteSignInTitle")}
       >
         <Icon name="heart" />
       </Link>
@@ -41,8 +43,8 @@ export function FavoriteButton({ episodeId, title }: { episodeId: number; title:
         type="submit"
         className="favorite-button"
         aria-pressed={favorite}
-        aria-label={`Favorite: ${title}`}
-        title={favorite ? "Remove from favorites" : "Add to favorites"}
+        aria-label={t("podcast.favoriteLabel", { title })}
+        title={t(favorite ? "podcast.removeFavorite" : "podcast.addFavorite")}
       >
         <Icon name="heart" />
       </button>

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useT } from "~/i18n/translate";
 import type { EpisodeCard } from "~/models/episodes.server";
 import { formatDuration } from "~/utils/format";
 import { mediaSrcSet, mediaUrl, mediaUrlFor, type MediaFile } from "~/utils/media";
@@ -32,6 +33,7 @@ function rememberHandOver(episode: CardEpisode) {
 export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; eager?: boolean }) {
   const playing = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.playing, false);
   const playedInBar = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.played, false);
+  const { t } = useT();
   const [playedHere, setPlayedHere] = useState(false);
   useEffect(() => setPlayedHere(isPlayedHere(episode.id)), [episode.id]);
   const played = playedInBar || playedHere;
@@ -63,7 +65,7 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
         <Link
           to={`/play/${episode.id}`}
           className="podcast-card__play"
-          aria-label={playing ? `Pause ${episode.title}` : `Play ${episode.title}`}
+          aria-label={t(playing ? "podcast.pauseEpisode" : "podcast.playEpisode", { title: episode.title })}
           // The player's episode half arrives while the finger or pointer is on its way.
           onPointerEnter={prepareEpisodes}
           onFocus={prepareEpisodes}
@@ -81,7 +83,7 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
         </Link>
         <p className="podcast-card__meta">
           {formatDuration(episode.durationSeconds)}
-          {played && <span className="podcast-card__played"> · ✓ Played</span>}
+          {played && <span className="podcast-card__played"> · {t("podcast.played")}</span>}
         </p>
         <FavoriteButton episodeId={episode.id} title={episode.title} />
       </div>
@@ -91,11 +93,12 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
 
 /** The cards in rows, or a short note when the station has not published anything yet. */
 export function PodcastCardList({ episodes, label }: { episodes: CardEpisode[]; label: string }) {
+  const { t } = useT();
   if (episodes.length === 0) {
     return (
       <p className="empty-state">
         <Icon name="radio" />
-        No episodes have been published yet.
+        {t("podcast.noEpisodes")}
       </p>
     );
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { MessageKey, MessageValues } from "~/i18n/keys";
 import type { Language } from "~/i18n/languages";
 import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
@@ -61,7 +62,9 @@ export interface RegistrationInput {
   conPassword: string;
 }
 
-export type RegistrationResult = { ok: true; user: PublicUser } | { ok: false; status: 400 | 409 | 429; message: string; errors: Record<string, string> };
+/** A refusal's message and each field's problem are message keys (with values for the message): the route translates them. */
+export type RegistrationResult =
+  { ok: true; user: PublicUser } | { ok: false; status: 400 | 409 | 429; message: MessageKey; values?: MessageValues; errors: Record<string, MessageKey> };
 
 /** Reads the four registration fields (form post or the old JSON API); anything missing is "". */
 export function readRegistration(source: FormData | Record<string, unknown>): RegistrationInput {
@@ -78,7 +81,7 @@ function checkRegistration(input: RegistrationInput): FormResult<Registration> {
   return check.ok ? check : { ...check, message: registrationProblem(check.errors) };
 }
 
-const EMAIL_TAKEN = "This email is already registered.";
+const EMAIL_TAKEN: MessageKey = "account.emailTaken";
 
 /**
  * Creates a password account after checking every rule on the server.
@@ -87,12 +90,11 @@ const EMAIL_TAKEN = "This email is already registered.";
 export async function registerUser(input: RegistrationInput, clientIp: string): Promise<RegistrationResult> {
   const limit = await hitRateLimit(`register:${clientIp}`, REGISTRATION_ATTEMPTS, REGISTRATION_WINDOW_MS);
   if (!limit.allowed) {
-    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
-    const message = `Too many registrations from your network. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-    return { ok: false, status: 429, message, errors: {} };
+    return { ok: false, status: 429, message: "account.tooManyRegistrations", values: { minutes: Math.ceil(limit.retryAfterSeconds / 60) }, errors: {} };
   }
   const check = checkRegistration(input);
-  if (!check.ok) return { ...check, status: 400 };
+  // The schema's messages are all message keys (app/utils/forms/registration.ts).
+  if (!check.ok) return { ok: false, status: 400, message: check.message as MessageKey, errors: check.errors as Record<string, MessageKey> };
   const { name, email, password } = check.value;
   if (await db().user.findUnique({ where: { email }, select: { id: true } }))
     return { ok: false, status: 409, message: EMAIL_TAKEN, errors: { email: EMAIL_TAKEN } };
@@ -153,9 +155,12 @@ export interface GoogleIdentity {
   name: string | undefined;
 }
 
-/** A Google sign-in the station cannot accept; the message is shown to the listener. */
+/** A Google sign-in the station cannot accept; its message is the key of what the listener is told. */
 export class GoogleAccountError extends Error {
   name = "GoogleAccountError";
+  constructor(readonly key: MessageKey) {
+    super(key);
+  }
 }
 
 /**
@@ -168,11 +173,11 @@ export async function findOrCreateGoogleUser(identity: GoogleIdentity): Promise<
   const email = identity.email ? normalizeEmail(identity.email) : "";
   // An unverified address could belong to someone else's account here.
   if (!email || !identity.emailVerified) {
-    throw new GoogleAccountError("Your Google account has no verified email address, so it cannot be used to sign in here.");
+    throw new GoogleAccountError("account.googleNoVerifiedEmail");
   }
   const sameEmail = await db().user.findUnique({ where: { email }, select: { id: true, googleId: true } });
   if (sameEmail?.googleId) {
-    throw new GoogleAccountError("This email address is already linked to a different Google account.");
+    throw new GoogleAccountError("account.googleLinkedElsewhere");
   }
   if (sameEmail) {
     return db().user.update({ where: { id: sameEmail.id }, data: { googleId: identity.googleId }, select: publicUserSelect });

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getCurrentUser } from "~/auth.server";
+import { requestTranslator } from "~/i18n/language.server";
+import type { MessageKey } from "~/i18n/keys";
 import { getEpisodeProgress, saveEpisodeProgress } from "~/models/episode-progress.server";
 
 // GET/POST /episode-progress/:episodeId — a signed-in listener's place in an episode
@@ -9,22 +11,26 @@ function episodeIdFrom(value: string | undefined): number | null {
 }
 const noStore = { "Cache-Control": "no-store" };
 
+async function refusal(request: Request, key: MessageKey, status: number): Promise<Response> {
+  return new Response((await requestTranslator(request)).t(key), { status, headers: noStore });
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const episodeId = episodeIdFrom(params.episodeId);
-  if (episodeId === null) return new Response("No such episode", { status: 404 });
+  if (episodeId === null) return refusal(request, "podcast.noSuchEpisode", 404);
   const user = await getCurrentUser(request);
-  if (!user) return new Response("Sign in to keep your place across devices", { status: 401, headers: noStore });
+  if (!user) return refusal(request, "podcast.progressSignIn", 401);
   return Response.json(await getEpisodeProgress(user.id, episodeId), { headers: noStore });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "GET, POST" } });
   const episodeId = episodeIdFrom(params.episodeId);
-  if (episodeId === null) return new Response("No such episode", { status: 404 });
+  if (episodeId === null) return refusal(request, "podcast.noSuchEpisode", 404);
   const user = await getCurrentUser(request);
-  if (!user) return new Response("Sign in to keep your place across devices", { status: 401, headers: noStore });
+  if (!user) return refusal(request, "podcast.progressSignIn", 401);
   const result = await saveEpisodeProgress(user.id, episodeId, await request.formData());
-  if (result.status === "not-found") return new Response("No such episode", { status: 404 });
+  if (result.status === "not-found") return refusal(request, "podcast.noSuchEpisode", 404);
   if (result.status === "invalid") return new Response(result.message, { status: 400, headers: noStore });
   return new Response(null, { status: 204, headers: noStore });
 }

@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { parseEpisodeId } from "~/models/episodes.server";
 import { setFavorite } from "~/models/favorites.server";
 import { getCurrentUser, safeRedirect } from "~/auth.server";
+import { requestTranslator } from "~/i18n/language.server";
 import { readForm } from "~/services/form-body.server";
 
 // Nothing to show at this address: a visit lands on the list.
@@ -17,11 +18,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await getCurrentUser(request);
   if (!user) return redirect(`/login?redirectTo=${encodeURIComponent(safeRedirect(redirectTo, "/favorites"))}`);
   const choice = form.get("favorite");
-  if (choice !== "true" && choice !== "false") return Response.json({ error: "Say favorite=true or favorite=false." }, { status: 400 });
+  if (choice !== "true" && choice !== "false")
+    return Response.json({ error: (await requestTranslator(request)).t("podcast.favoriteChoiceInvalid") }, { status: 400 });
   const episodeId = parseEpisodeId(params.episodeId);
   const favorite = choice === "true";
   if (episodeId === null || !(await setFavorite(user.id, episodeId, favorite))) {
-    return Response.json({ error: "That episode does not exist." }, { status: 404 });
+    return Response.json({ error: (await requestTranslator(request)).t("podcast.episodeMissing") }, { status: 404 });
   }
   return redirectTo ? redirect(safeRedirect(redirectTo)) : Response.json({ favorite });
 }

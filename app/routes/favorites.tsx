@@ -4,10 +4,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { Icon } from "~/components/Icon";
 import { PodcastCardList } from "~/components/PodcastCard";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listFavoriteEpisodes } from "~/models/favorites.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "FAVORITE PODCAST" }]);
+export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: metaTranslator(matches).t("podcast.favoritesTitle") }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
@@ -31,38 +33,39 @@ function useCardsKeptThisVisit<T extends { id: number }>(saved: T[]): T[] {
 export default function Favorites() {
   const { signedIn, episodes: saved } = useLoaderData<typeof loader>();
   const episodes = useCardsKeptThisVisit(saved);
+  const { t } = useT();
   return (
     <section className="container section" aria-labelledby="favorites-title">
       <div className="section-head">
         <h1 id="favorites-title" className="section-title">
-          FAVORITE PODCAST
+          {t("podcast.favoritesTitle")}
         </h1>
       </div>
       {!signedIn ? (
         <div className="empty-state">
           <Icon name="heart" />
-          <p>Sign in to keep your favorite episodes in one place.</p>
+          <p>{t("podcast.favoritesSignIn")}</p>
           <p>
             <Link to="/login?redirectTo=%2Ffavorites" className="button">
-              Sign in
+              {t("podcast.signIn")}
             </Link>{" "}
             <Link to="/register" className="button button--ghost">
-              Register
+              {t("podcast.register")}
             </Link>
           </p>
         </div>
       ) : episodes.length === 0 ? (
         <div className="empty-state">
           <Icon name="heart" />
-          <p>No favorites yet. Tap the heart on any episode to save it here.</p>
+          <p>{t("podcast.favoritesEmpty")}</p>
           <p>
             <Link to="/listen" className="button button--ghost">
-              Browse episodes
+              {t("podcast.browseEpisodes")}
             </Link>
           </p>
         </div>
       ) : (
-        <PodcastCardList episodes={episodes} label="Your favorite episodes" />
+        <PodcastCardList episodes={episodes} label={t("podcast.favoriteEpisodes")} />
       )}
     </section>
   );

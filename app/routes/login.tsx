@@ -1,17 +1,21 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { isGoogleSignInConfigured, signInWithPassword } from "~/auth.server";
+import type { MessageKey } from "~/i18n/keys";
+import { Message } from "~/i18n/Message";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { readForm } from "~/services/form-body.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "Sign in" }]);
+export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: metaTranslator(matches).t("account.signInTitle") }]);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const session = await getListenerSession(request);
-  // A failed Google sign-in leaves its message here as a flash: reading it ends it.
-  const googleError = session.get("error") ?? null;
+  // A failed Google sign-in leaves its message key here as a flash: reading it ends it.
+  const googleError = (session.get("error") as MessageKey | undefined) ?? null;
   const values = {
     googleConfigured: isGoogleSignInConfigured(),
     registered: url.searchParams.has("registered"),
@@ -26,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const result = await signInWithPassword(request, form, context.clientIp);
   if (result instanceof Response) return result;
-  return data({ error: result.error, email: String(form.get("email") ?? "") }, { status: result.status });
+  return data({ error: result.error, values: result.values, email: String(form.get("email") ?? "") }, { status: result.status });
 }
 
 function GoogleMark() {
@@ -54,20 +58,21 @@ export default function Login() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login") === true;
-  const error = result?.error ?? googleError;
+  const { t } = useT();
+  const error = result ? t(result.error, result.values) : googleError && t(googleError);
 
   return (
     <div className="container auth-page">
       <section className="auth-card" aria-labelledby="login-title">
         <div className="auth-card__head">
           <h1 id="login-title" className="page-title">
-            Sign in
+            {t("account.signInTitle")}
           </h1>
-          <p className="muted">Save your favorite episodes and pick up where you left off.</p>
+          <p className="muted">{t("account.signInIntro")}</p>
         </div>
         {registered && !result && (
           <p className="form-banner form-banner--success" role="status">
-            <strong>Registration Success!</strong> You have registered!
+            <Message id="account.registered" components={{ 0: <strong /> }} />
           </p>
         )}
         {error && (
@@ -81,32 +86,32 @@ export default function Login() {
             <Form method="post" action="/auth/google" reloadDocument>
               <button type="submit" className="button google-button">
                 <GoogleMark />
-                Sign With Google
+                {t("account.signInWithGoogle")}
               </button>
             </Form>
-            <p className="auth-divider">or</p>
+            <p className="auth-divider">{t("account.or")}</p>
           </>
         )}
         <Form method="post" className="form-stack" aria-describedby={error ? "login-error" : undefined}>
           {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
           <div className="field">
             <label className="field__label" htmlFor="login-email">
-              Email
+              {t("account.email")}
             </label>
             <input id="login-email" className="field__input" type="email" name="email" autoComplete="email" required defaultValue={result?.email} />
           </div>
           <div className="field">
             <label className="field__label" htmlFor="login-password">
-              Password
+              {t("account.password")}
             </label>
             <input id="login-password" className="field__input" type="password" name="password" autoComplete="current-password" required />
           </div>
           <button type="submit" className="button" disabled={busy}>
-            {busy ? "Signing in…" : "Sign in"}
+            {t(busy ? "account.signingIn" : "account.signIn")}
           </button>
         </Form>
         <p className="auth-card__foot">
-          New here? <Link to="/register">Register</Link>
+          <Message id="account.newHere" components={{ 0: <Link to="/register" /> }} />
         </p>
       </section>
     </div>

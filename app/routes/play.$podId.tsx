@@ -5,6 +5,9 @@ import { EmbedList } from "~/components/EmbedFrame";
 import { EpisodePlayer } from "~/components/EpisodePlayer";
 import { FavoriteButton } from "~/components/FavoriteButton";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listChartFrames } from "~/models/chart.server";
 import { getEpisodeProgress } from "~/models/episode-progress.server";
 import { episodeMediaExtras, getPublishedEpisode } from "~/models/episodes.server";
@@ -13,15 +16,15 @@ import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data
     ? [{ title: `${data.episode.title} · ${data.stationName}` }, { name: "description", content: data.episode.description }, ...episodeShareMeta(data.share)]
-    : [{ title: "Episode not found" }];
+    : [{ title: metaTranslator(matches).t("podcast.episodeNotFound") }];
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const id = /^\d{1,9}$/.test(params.podId ?? "") ? Number(params.podId) : NaN;
   const episode = Number.isSafeInteger(id) ? await getPublishedEpisode(id) : null;
-  if (!episode) throw new Response("Episode not found", { status: 404 });
+  if (!episode) throw new Response((await requestTranslator(request)).t("podcast.episodeNotFound"), { status: 404 });
   const stationName = getStationIdentity().name;
   // A shared link's ?t= also works without JavaScript, as a media fragment on the audio.
   const startAt = parseStartTime(new URL(request.url).searchParams.get("t"));
@@ -36,6 +39,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 
 export default function PlayEpisode() {
   const { episode, frames, stationName, startAt, progress, extras } = useLoaderData<typeof loader>();
+  const { t } = useT();
   useLiveData("embeds:changed");
   const cover = mediaUrlFor(episode.cover, 640);
   return (
@@ -47,7 +51,7 @@ export default function PlayEpisode() {
           src={cover}
           srcSet={mediaSrcSet(episode.cover)}
           sizes="(min-width: 480px) 320px, 72vw"
-          alt={`Cover of ${episode.title}`}
+          alt={t("podcast.coverOf", { title: episode.title })}
           width={320}
           height={320}
           {...{ fetchpriority: "high" }}
@@ -71,7 +75,7 @@ export default function PlayEpisode() {
       <section className="section" aria-labelledby="chart-title">
         <div className="section-head">
           <h2 id="chart-title" className="section-title">
-            CHART
+            {t("podcast.chartTitle")}
           </h2>
         </div>
         <EmbedList frames={frames} />

@@ -1,10 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { requestTranslator } from "~/i18n/language.server";
+import type { MessageKey } from "~/i18n/keys";
 import { recordPlay } from "~/models/plays.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 
 const postOnly = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
 // A report is a few numbers; anything bigger is not one.
 const MAX_REPORT_BYTES = 1024;
+
+// Refusals only: a counted play answers without reading the listener's language.
+async function refusal(request: Request, key: MessageKey, init: ResponseInit): Promise<Response> {
+  return new Response((await requestTranslator(request)).t(key), init);
+}
 
 export const loader = postOnly;
 
@@ -25,17 +32,17 @@ async function readHeardSeconds(request: Request): Promise<number | null> {
 // POST /plays/:episodeId — the player reports an episode it plays: 202 while not (yet) counted, 204 once counted.
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly();
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_REPORT_BYTES) return new Response("A play report is a few bytes.", { status: 413 });
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_REPORT_BYTES) return refusal(request, "podcast.playReportTooLarge", { status: 413 });
   const heardSeconds = await readHeardSeconds(request);
-  if (heardSeconds === null) return new Response("A play report is a few bytes.", { status: 413 });
+  if (heardSeconds === null) return refusal(request, "podcast.playReportTooLarge", { status: 413 });
   const session = await getListenerSession(request);
   const listener = { listenerId: session.get("listenerId"), playStarts: session.get("playStarts") };
   const result = await recordPlay(listener, params.episodeId, context.clientIp, { heardSeconds });
   switch (result.status) {
     case "not-found":
-      return new Response("No such episode", { status: 404 });
+      return refusal(request, "podcast.noSuchEpisode", { status: 404 });
     case "rate-limited":
-      return new Response("Too many plays", { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
+      return refusal(request, "podcast.tooManyPlays", { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
     default: {
       let setCookie: string | null = null;
       if (result.remember) {

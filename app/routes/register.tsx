@@ -1,13 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { Message } from "~/i18n/Message";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { readRegistration, registerUser } from "~/models/users.server";
 import { readForm } from "~/services/form-body.server";
 import { fieldConstraints } from "~/utils/forms/form";
 import { registrationFields } from "~/utils/forms/registration";
 import { withSiteMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: "Register" }]);
+export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: metaTranslator(matches).t("account.registerTitle") }]);
 
 // The same schema checks the post (in registerUser); the password's minimum is only a hint here, so a short one still gets the server's message.
 const limits = fieldConstraints(registrationFields);
@@ -16,8 +19,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = readRegistration(await readForm(request));
   const result = await registerUser(input, context.clientIp);
   if (result.ok) return redirect("/login?registered=1");
-  // What was typed comes back, except the passwords.
-  return data({ msg: result.message, name: input.name, email: input.email }, { status: result.status });
+  // What was typed comes back, except the passwords; the page translates the message key.
+  return data({ msg: result.message, values: result.values, name: input.name, email: input.email }, { status: result.status });
 }
 
 export default function Register() {
@@ -25,6 +28,7 @@ export default function Register() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/register";
   const form = useRef<HTMLFormElement>(null);
+  const { t } = useT();
 
   // With JavaScript the form is not re-rendered from scratch: clear the passwords after a failure.
   useEffect(() => {
@@ -40,19 +44,19 @@ export default function Register() {
       <section className="auth-card" aria-labelledby="register-title">
         <div className="auth-card__head">
           <h1 id="register-title" className="page-title">
-            Register
+            {t("account.registerTitle")}
           </h1>
-          <p className="muted">Make an account to keep your favorite episodes.</p>
+          <p className="muted">{t("account.registerIntro")}</p>
         </div>
         {result?.msg && (
           <p className="form-banner" role="alert" id="register-error">
-            {result.msg}
+            {t(result.msg, result.values)}
           </p>
         )}
         <Form ref={form} method="post" className="form-stack" aria-describedby={result?.msg ? "register-error" : undefined}>
           <div className="field">
             <label className="field__label" htmlFor="register-name">
-              Name
+              {t("account.name")}
             </label>
             <input
               id="register-name"
@@ -66,7 +70,7 @@ export default function Register() {
           </div>
           <div className="field">
             <label className="field__label" htmlFor="register-email">
-              Email
+              {t("account.email")}
             </label>
             <input
               id="register-email"
@@ -80,7 +84,7 @@ export default function Register() {
           </div>
           <div className="field">
             <label className="field__label" htmlFor="register-password">
-              Password
+              {t("account.password")}
             </label>
             <input
               id="register-password"
@@ -92,12 +96,12 @@ export default function Register() {
               aria-describedby="register-password-hint"
             />
             <span id="register-password-hint" className="field__hint">
-              At least {limits.password.minLength} characters.
+              {t("account.passwordHint", { count: limits.password.minLength })}
             </span>
           </div>
           <div className="field">
             <label className="field__label" htmlFor="register-con-password">
-              Confirm password
+              {t("account.confirmPassword")}
             </label>
             <input
               id="register-con-password"
@@ -109,11 +113,11 @@ export default function Register() {
             />
           </div>
           <button type="submit" className="button" disabled={busy}>
-            {busy ? "Registering…" : "Register"}
+            {t(busy ? "account.registering" : "account.register")}
           </button>
         </Form>
         <p className="auth-card__foot">
-          Already have an account? <Link to="/login">Sign in</Link>
+          <Message id="account.haveAccount" components={{ 0: <Link to="/login" /> }} />
         </p>
       </section>
     </div>

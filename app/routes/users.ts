@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { requestTranslator } from "~/i18n/language.server";
 import { readRegistration, registerThroughApi } from "~/models/users.server";
 
 // POST /users: registration for clients of the original API
@@ -26,5 +27,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const result = await registerThroughApi(readRegistration(body as Record<string, unknown>), context.clientIp);
   if (result.ok) return Response.json(result.user, { status: 201 });
-  return Response.json({ msg: result.message }, { status: result.status });
+  return Response.json({ msg: (await requestTranslator(request)).t(result.message, result.values) }, { status: result.status });
 }

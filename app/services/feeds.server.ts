@@ -1,4 +1,6 @@
 import { v5 as uuidv5 } from "uuid";
+import type { Language } from "~/i18n/languages";
+import { getConfig } from "~/services/config.server";
 import { artworkKey, mediaUrl } from "~/utils/media";
 import { wallTimeAt, zoneOffsetMinutes, type WallTime } from "~/utils/time-zone";
 
@@ -224,7 +226,6 @@ export type PodcastFeed = { redirectTo: string } | { xml: string };
 
 // Apple Podcasts category for a campus station's talk shows.
 const FEED_CATEGORY = { name: "Society & Culture" };
-const FEED_LANGUAGE = "id";
 
 /** The URL of a stored image's square JPEG for podcast apps, or null when it has none. */
 function artworkUrl(baseUrl: string, file: { key: string; artworkSize: number | null }): string | null {
@@ -245,10 +246,16 @@ export function podcastFeedXml(
     guid: string;
     newFeedUrl: string | null;
     liveItems?: PodcastLiveItem[];
+    /**
+     * The language its shows speak. Directories list a feed under one language, whoever
+     * reads it, so this is the station's (STATION_LANGUAGE), never a visitor's.
+     */
+    language?: Language;
   },
   episodes: FeedEpisode[],
 ): string {
   const { baseUrl, station } = feed;
+  const language = feed.language ?? getConfig().stationLanguage;
   const items: PodcastItem[] = episodes.map((episode) => {
     const transcriptType = episode.transcript?.contentType;
     return {
@@ -263,7 +270,7 @@ export function podcastFeedXml(
       imageUrl: artworkUrl(baseUrl, episode.cover),
       transcript:
         episode.transcript && (transcriptType === "text/vtt" || transcriptType === "application/x-subrip")
-          ? { url: `${baseUrl}${mediaUrl(episode.transcript)}`, type: transcriptType, language: FEED_LANGUAGE }
+          ? { url: `${baseUrl}${mediaUrl(episode.transcript)}`, type: transcriptType, language }
           : null,
       chaptersUrl: Array.isArray(episode.chapters) && episode.chapters.length > 0 ? `${baseUrl}${chaptersPath(episode.id)}` : null,
       people: episode.credits.map((credit) => ({
@@ -282,7 +289,7 @@ export function podcastFeedXml(
       description: station.tagline,
       link: `${baseUrl}/listen`,
       feedUrl: `${baseUrl}/podcast.xml`,
-      language: FEED_LANGUAGE,
+      language,
       // Always our own square JPEG: STATION_LOGO_URL may be any format or size.
       imageUrl: `${baseUrl}/podcast-artwork.jpg`,
       author: station.name,

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { MessageKey } from "~/i18n/keys";
 import { isPlainText } from "~/utils/plain-text";
 import { text } from "./form";
 
@@ -11,35 +12,31 @@ export function isEmailAddress(value: string): boolean {
   return isPlainText(value) && EMAIL_PATTERN.test(value);
 }
 
-export const REGISTRATION_INCOMPLETE = "Please fill in name, email, password and confirm password.";
-const EMAIL_INVALID = "Please enter a valid email address.";
+// The schema's messages are message keys (the form's language is known only where a request is):
+// the route translates them with its translator.
+export const REGISTRATION_INCOMPLETE: MessageKey = "account.registrationIncomplete";
+const EMAIL_INVALID: MessageKey = "account.emailInvalid";
+const message = (key: MessageKey) => key;
 
 /** The registration form's fields (/register and the JSON API POST /users); the password's length caps scrypt's work. */
 export const registrationFields = z.object({
   name: text(
-    z
-      .string()
-      .trim()
-      .min(1, REGISTRATION_INCOMPLETE)
-      .max(80, "Name must be at most 80 characters.")
-      .refine(isPlainText, "Name contains characters that are not allowed (control characters or invalid UTF-8)."),
+    z.string().trim().min(1, REGISTRATION_INCOMPLETE).max(80, message("account.nameTooLong")).refine(isPlainText, message("account.nameNotPlainText")),
   ),
   email: text(z.string().trim().toLowerCase().min(1, REGISTRATION_INCOMPLETE).max(254, EMAIL_INVALID).refine(isEmailAddress, EMAIL_INVALID)),
-  password: text(
-    z.string().min(1, REGISTRATION_INCOMPLETE).min(8, "Password must be at least 8 characters.").max(200, "Password must be at most 200 characters."),
-  ),
+  password: text(z.string().min(1, REGISTRATION_INCOMPLETE).min(8, message("account.passwordTooShort")).max(200, message("account.passwordTooLong"))),
   conPassword: text(z.string().min(1, REGISTRATION_INCOMPLETE)),
 });
 
 export const registrationSchema = registrationFields.refine((input) => input.password === input.conPassword, {
-  message: "Passwords do not match.",
+  message: message("account.passwordsDiffer"),
   path: ["conPassword"],
 });
 
-/** The first problem to tell: a missing field before anything else, then in the form's order. */
-export function registrationProblem(errors: Record<string, string>): string {
+/** The first problem to tell (a message key): a missing field before anything else, then in the form's order. */
+export function registrationProblem(errors: Record<string, string>): MessageKey {
   const messages = Object.values(errors);
-  return messages.includes(REGISTRATION_INCOMPLETE) ? REGISTRATION_INCOMPLETE : messages[0];
+  return messages.includes(REGISTRATION_INCOMPLETE) ? REGISTRATION_INCOMPLETE : (messages[0] as MessageKey);
 }
 
 export type Registration = z.output<typeof registrationSchema>;
