@@ -10,9 +10,7 @@ import { I18nProvider } from "./translate";
 // A stand-in catalog: the keys are cast, the texts are what translators may write.
 function render(text: string, values: Record<string, string | number>, components: Record<string, ReturnType<typeof createElement>>) {
   const i18n = setupI18n({ locale: "en", messages: { en: { "test.message": compileMessageOrThrow(text) } } });
-  return renderToStaticMarkup(
-    createElement(I18nProvider, { value: i18n }, createElement(Message, { id: "test.message" as MessageKey, values, components })),
-  );
+  return renderToStaticMarkup(createElement(I18nProvider, { value: i18n }, createElement(Message, { id: "test.message" as MessageKey, values, components })));
 }
 
 describe("<Message>", () => {

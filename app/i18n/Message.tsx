@@ -32,6 +32,7 @@ function withComponents(text: string, components: Record<string, ReactElement>, 
  */
 export function Message({ id, values, components }: { id: MessageKey; values?: MessageValues; components: Record<string, ReactElement> }) {
   const { t } = useT();
-  const safeValues = values && Object.fromEntries(Object.entries(values).map(([name, value]) => [name, typeof value === "string" ? value.replaceAll("<", LESS_THAN) : value]));
+  const safeValues =
+    values && Object.fromEntries(Object.entries(values).map(([name, value]) => [name, typeof value === "string" ? value.replaceAll("<", LESS_THAN) : value]));
   return <>{withComponents(t(id, safeValues), components)}</>;
 }
