@@ -389,7 +389,7 @@ export async function createEpisode(input: EpisodeInput, actor: AdminActor): Pro
         },
         select: episodeSelect,
       });
-      await logActivity(tx, actor, "episode.created", `Added the episode "${created.title}"`);
+      await logActivity(tx, actor, "episode.created", keyedMessage("admin.activityEpisodeCreated", { title: created.title }));
       return { result: created, replaced: [] };
     });
   } catch (error) {
@@ -441,7 +441,7 @@ export async function updateEpisode(id: number, input: EpisodeInput, actor: Admi
         },
         select: episodeSelect,
       });
-      await logActivity(tx, actor, "episode.updated", `Edited the episode "${updated.title}"`);
+      await logActivity(tx, actor, "episode.updated", keyedMessage("admin.activityEpisodeUpdated", { title: updated.title }));
       const gone = (file: Episode["audio"] | null) => (file && file.id !== updated.audio.id && file.id !== updated.originalAudio?.id ? file : null);
       return {
         result: updated,
@@ -470,7 +470,7 @@ export async function deleteEpisode(id: number, actor: AdminActor): Promise<bool
     const episode = await tx.podcastEpisode.findUnique({ where: { id }, select: episodeSelect });
     if (!episode) return null;
     await tx.podcastEpisode.delete({ where: { id } });
-    await logActivity(tx, actor, "episode.deleted", `Deleted the episode "${episode.title}"`);
+    await logActivity(tx, actor, "episode.deleted", keyedMessage("admin.activityEpisodeDeleted", { title: episode.title }));
     return episode;
   });
   if (!deleted) return false;
@@ -597,17 +597,13 @@ export async function listCardImages(limit: number) {
 
 export type CardImage = Awaited<ReturnType<typeof listCardImages>>[number];
 
-function cardName(episode: { id: number; title: string }): string {
-  return `card #${episode.id} "${episode.title}"`;
-}
-
-async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: (title: string) => string) {
+async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: "admin.activityCardImageReplaced" | "admin.activityCardImageDeleted") {
   const upload = await uploadImage(image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });
     if (!previous) throw new UploadError("admin.cardGone");
     const updated = await tx.podcastEpisode.update({ where: { id }, data: { coverId: file!.id }, select: { id: true, title: true, cover: coverSelect } });
-    await logActivity(tx, actor, action, summary(cardName(updated)));
+    await logActivity(tx, actor, action, keyedMessage(summary, { id: String(updated.id), title: updated.title }));
     return { result: updated, replaced: [previous.cover] };
   });
   publish("images:changed", { action: "updated", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
@@ -616,18 +612,12 @@ async function switchCover(id: number, image: Buffer, actor: AdminActor, action:
 
 /** Changes a card's image (the episode's cover). */
 function replaceEpisodeCover(id: number, image: Buffer, actor: AdminActor) {
-  return switchCover(id, image, actor, "card-image.replaced", (card) => `Changed the image of ${card}`);
+  return switchCover(id, image, actor, "card-image.replaced", "admin.activityCardImageReplaced");
 }
 
 /** Deletes a card's own image: the card falls back to the station's artwork, so it is never left without one. */
 async function resetEpisodeCover(id: number, actor: AdminActor) {
-  return switchCover(
-    id,
-    await renderStationCover(getStationIdentity()),
-    actor,
-    "card-image.deleted",
-    (card) => `Deleted the image of ${card} (now the station artwork)`,
-  );
+  return switchCover(id, await renderStationCover(getStationIdentity()), actor, "card-image.deleted", "admin.activityCardImageDeleted");
 }
 
 // Episode ids are PostgreSQL integers: anything larger cannot name one (and would fail the query).

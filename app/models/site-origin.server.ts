@@ -2,6 +2,7 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { announceContentChanged } from "~/services/realtime.server";
 import { singleton } from "~/services/singleton.server";
+import { keyedMessage } from "~/utils/forms/form";
 import { logActivity, type AdminActor } from "./activity.server";
 
 /*
@@ -69,7 +70,7 @@ export async function confirmSiteOrigin(text: string, actor: AdminActor): Promis
   if (!origin) throw new SiteOriginError("forms.siteOriginInvalid");
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: SETTING_KEY }, create: { key: SETTING_KEY, value: origin }, update: { value: origin } });
-    await logActivity(tx, actor, "site.origin", `Confirmed the site address ${origin}`);
+    await logActivity(tx, actor, "site.origin", keyedMessage("admin.activitySiteOrigin", { origin }));
   });
   cache().current = { value: origin, readAt: Date.now() };
   // Cached pages carry absolute URLs: drop them everywhere.

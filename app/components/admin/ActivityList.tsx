@@ -1,5 +1,6 @@
 import { useT } from "~/i18n/translate";
 import type { ActivityListItem } from "~/models/activity.server";
+import { translateMessage } from "~/utils/forms/form";
 import { Icon } from "../Icon";
 
 type Activity = Omit<ActivityListItem, "createdAt" | "session"> & {
@@ -34,7 +35,7 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
     <ol className="activity-list">
       {items.map((item) => (
         <li key={item.id} className="activity-list__item">
-          <p className="activity-list__summary">{item.summary}</p>
+          <p className="activity-list__summary">{translateMessage(item.summary, t)}</p>
           <p className="caption">
             <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, locale, timeZone)}</time>
             {" · "}
