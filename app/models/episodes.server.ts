@@ -188,8 +188,7 @@ async function readEpisodeFormInto(request: Request, post: EpisodeFormPost): Pro
   }
   if (refusal) throw new EpisodeFormRefused(refusal);
   for (const [name, value] of Object.entries(post.fields)) {
-    if (!isPlainText(value))
-      throw new EpisodeFormRefused(keyedMessage("forms.episodeFieldNotPlainText", { name }));
+    if (!isPlainText(value)) throw new EpisodeFormRefused(keyedMessage("forms.episodeFieldNotPlainText", { name }));
   }
   return post;
 }
@@ -597,7 +596,13 @@ export async function listCardImages(limit: number) {
 
 export type CardImage = Awaited<ReturnType<typeof listCardImages>>[number];
 
-async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: "admin.activityCardImageReplaced" | "admin.activityCardImageDeleted") {
+async function switchCover(
+  id: number,
+  image: Buffer,
+  actor: AdminActor,
+  action: string,
+  summary: "admin.activityCardImageReplaced" | "admin.activityCardImageDeleted",
+) {
   const upload = await uploadImage(image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });

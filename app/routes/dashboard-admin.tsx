@@ -97,9 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const direction = fields.direction === "up" ? "up" : "down";
       const moved = await moveCrewImage(fields.key ?? "", direction === "up" ? -1 : 1, actor);
       const values = { key: fields.key ?? "", direction };
-      return moved
-        ? { ok: true, message: keyedMessage("admin.crewImageMoved", values) }
-        : { ok: false, message: keyedMessage("admin.crewImageAtEnd", values) };
+      return moved ? { ok: true, message: keyedMessage("admin.crewImageMoved", values) } : { ok: false, message: keyedMessage("admin.crewImageAtEnd", values) };
     }),
     "move-crew-image-to": pageScoped(async ({ fields }) => {
       const position = Number(fields.position);
@@ -135,13 +133,7 @@ export default function DashboardAdmin() {
             submitLabel={t("admin.jumbotronChange")}
           />
         </AdminSection>
-        <AdminSection
-          id="activity-title"
-          title={t("admin.activityTitle")}
-          description={t("admin.activityDescription")}
-          collapsible
-          defaultOpen={false}
-        >
+        <AdminSection id="activity-title" title={t("admin.activityTitle")} description={t("admin.activityDescription")} collapsible defaultOpen={false}>
           <ActivityList items={activity} timeZone={timeZone} />
         </AdminSection>
       </div>

@@ -58,11 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     cover: episode.cover,
     audio: { url: mediaUrl(episode.audio), label: `${format(episode.audio.contentType)}, ${formatDuration(episode.durationSeconds)}` },
     // The listening copy: encoding progress or why it failed, while the episode waits unpublished.
-    listening: episode.listeningReady
-      ? null
-      : episode.encodeError
-        ? { error: translateMessage(episode.encodeError, t) }
-        : { progress: episode.encodeProgress },
+    listening: episode.listeningReady ? null : episode.encodeError ? { error: translateMessage(episode.encodeError, t) } : { progress: episode.encodeProgress },
     original: episode.originalAudio
       ? {
           url: mediaUrl(episode.originalAudio),
@@ -212,7 +208,12 @@ export default function EpisodesAdmin() {
                 </p>
                 {episode.listening && "error" in episode.listening && <p className="caption form-error">{episode.listening.error}</p>}
                 {episode.listening && !("error" in episode.listening) && (
-                  <progress className="episode-encode-progress" max={100} value={episode.listening.progress} aria-label={t("admin.episodeEncodingLabel", { title: episode.title })} />
+                  <progress
+                    className="episode-encode-progress"
+                    max={100}
+                    value={episode.listening.progress}
+                    aria-label={t("admin.episodeEncodingLabel", { title: episode.title })}
+                  />
                 )}
                 {episode.original && (
                   <p className="caption">

@@ -55,8 +55,7 @@ export async function readAdminForm(request: Request): Promise<AdminFormData> {
     throw new AdminFormError("forms.formUnreadable");
   }
   for (const [name, value] of Object.entries(result.fields)) {
-    if (!isPlainText(value))
-      throw new AdminFormError(keyedMessage("forms.fieldNotPlainText", { name }));
+    if (!isPlainText(value)) throw new AdminFormError(keyedMessage("forms.fieldNotPlainText", { name }));
   }
   return result;
 }

@@ -41,10 +41,7 @@ export function artworkSide(width: number, height: number): number {
 }
 
 /** What the admin should know about an image's podcast artwork, or null when it is as the directories want it. */
-export function artworkNote(
-  image: { width: number | null; height: number | null; artworkSize: number | null },
-  t: Translator["t"],
-): string | null {
+export function artworkNote(image: { width: number | null; height: number | null; artworkSize: number | null }, t: Translator["t"]): string | null {
   if (!image.width || !image.height) return null;
   if (!image.artworkSize) return t("admin.artworkMissing");
   const cropped = image.width !== image.height;

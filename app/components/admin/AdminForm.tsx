@@ -61,7 +61,10 @@ async function decodeActionResponse(body: ArrayBuffer, status: number, t: Transl
   if (result.redirect) return { kind: "redirect", to: result.redirect };
   if (result.data) return { kind: "data", value: result.data };
   const detail = result.error?.data;
-  return { kind: "error", message: typeof detail === "string" && detail ? detail : t("admin.serverRefused", { status: String(result.error?.status ?? status) }) };
+  return {
+    kind: "error",
+    message: typeof detail === "string" && detail ? detail : t("admin.serverRefused", { status: String(result.error?.status ?? status) }),
+  };
 }
 
 function send(url: string, body: FormData, onProgress: (fraction: number | null) => void, lost: string): Promise<{ status: number; body: ArrayBuffer }> {
