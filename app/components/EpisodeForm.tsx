@@ -4,6 +4,7 @@ import { EditForm, keepCurrentLabel } from "~/components/admin/EditForm";
 import { Field } from "~/components/admin/Field";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { formatFileSize, UploadZone } from "~/components/admin/UploadZone";
+import { useT } from "~/i18n/translate";
 import { episodeFields } from "~/utils/forms/episode";
 import { fieldConstraints } from "~/utils/forms/form";
 import { AUDIO_UPLOAD, formatBytes, TRANSCRIPT_UPLOAD } from "~/utils/forms/uploads";
@@ -16,21 +17,24 @@ function AudioPicker({ current, required }: { current: { label: string; url: str
   const id = useId();
   const [chosen, setChosen] = useState<File | null>(null);
   const serverError = useFieldError("audio");
+  const { t } = useT();
   const tooLarge =
-    chosen && chosen.size > AUDIO_UPLOAD.maxBytes ? `This file is ${formatFileSize(chosen.size)}; the limit is ${formatBytes(AUDIO_UPLOAD.maxBytes)}.` : null;
+    chosen && chosen.size > AUDIO_UPLOAD.maxBytes
+      ? t("forms.fileTooLargeChosen", { size: formatFileSize(chosen.size), limit: formatBytes(AUDIO_UPLOAD.maxBytes) })
+      : null;
   return (
     <div className="admin-field episode-audio">
       <label htmlFor={id} className="admin-label">
-        {keepCurrentLabel("Audio", Boolean(current), { noun: "file" })}
+        {keepCurrentLabel(t("admin.episodeAudio"), Boolean(current), { noun: "file", t })}
       </label>
       <UploadZone
         id={id}
         name="audio"
-        label="the episode's audio"
+        label={t("admin.episodeAudioFor")}
         accept={AUDIO_UPLOAD.accept}
-        noun="audio file"
-        typesHint={AUDIO_UPLOAD.typesHint}
-        hint={`${current ? `Now: ${current.label}. ` : ""}The length is read from the file. WAV, FLAC and AIFF are kept as the original and encoded to an MP3 at podcast loudness (−16 LUFS); the episode is published once that copy is ready.`}
+        kind="audio"
+        typesHint={t(AUDIO_UPLOAD.typesHint, { limit: AUDIO_UPLOAD.limit })}
+        hint={`${current ? `${t("admin.fileNow", { label: current.label })} ` : ""}${t("admin.episodeAudioHint")}`}
         required={required}
         hasCurrent={Boolean(current)}
         error={tooLarge ?? serverError ?? null}
@@ -79,10 +83,11 @@ export interface ShowChoice {
 function ShowPicker({ shows, current }: { shows: ShowChoice[]; current: string | null }) {
   const id = useId();
   const error = useFieldError("showId");
+  const { t } = useT();
   return (
     <div className="admin-field">
       <label htmlFor={`${id}-show`} className="admin-label">
-        Show (optional)
+        {t("admin.episodeShow")}
       </label>
       <select
         id={`${id}-show`}
@@ -92,7 +97,7 @@ function ShowPicker({ shows, current }: { shows: ShowChoice[]; current: string |
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-show-error` : undefined}
       >
-        <option value="">No show</option>
+        <option value="">{t("admin.episodeNoShow")}</option>
         {shows.map((show) => (
           <option key={show.id} value={show.id}>
             {show.name}
@@ -123,20 +128,21 @@ function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; cre
   const [transcript, setTranscript] = useState<File | null>(null);
   const creditsError = useFieldError("credits");
   const credited = new Set(editing?.credits ?? []);
+  const { t } = useT();
   return (
     <>
       <div className="admin-field episode-transcript-field">
         <label htmlFor={`${id}-transcript`} className="admin-label">
-          {keepCurrentLabel("Transcript", Boolean(editing?.transcript), { noun: "file", optional: true })}
+          {keepCurrentLabel(t("admin.episodeTranscript"), Boolean(editing?.transcript), { noun: "file", optional: true, t })}
         </label>
         <UploadZone
           id={`${id}-transcript`}
           name="transcript"
-          label="the transcript"
+          label={t("admin.episodeTranscriptFor")}
           accept={TRANSCRIPT_UPLOAD.accept}
-          noun="transcript"
-          typesHint={TRANSCRIPT_UPLOAD.typesHint}
-          hint={`${editing?.transcript ? `Now: ${editing.transcript.label}. ` : ""}Shown on the play page and in podcast apps.`}
+          kind="transcript"
+          typesHint={t(TRANSCRIPT_UPLOAD.typesHint, { limit: TRANSCRIPT_UPLOAD.limit })}
+          hint={`${editing?.transcript ? `${t("admin.fileNow", { label: editing.transcript.label })} ` : ""}${t("admin.episodeTranscriptHint")}`}
           hasCurrent={Boolean(editing?.transcript)}
           error={transcriptError ?? null}
           chosen={transcript}
@@ -144,34 +150,34 @@ function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; cre
           preview={
             editing?.transcript && (
               <p className="caption">
-                <a href={editing.transcript.url}>Open the current transcript</a>
+                <a href={editing.transcript.url}>{t("admin.episodeTranscriptOpen")}</a>
               </p>
             )
           }
         />
         {editing?.transcript && (
           <label className="caption">
-            <input type="checkbox" name="removeTranscript" /> Remove the transcript
+            <input type="checkbox" name="removeTranscript" /> {t("admin.episodeTranscriptRemove")}
           </label>
         )}
       </div>
       <Field
         name="chapters"
-        label="Chapters (optional)"
+        label={t("admin.episodeChapters")}
         multiline
         rows={4}
         defaultValue={editing?.chaptersJson ?? ""}
         placeholder={CHAPTERS_EXAMPLE}
-        hint="JSON list of chapters: startTime in seconds and a title; img and url (https) are optional. Leave empty for none."
+        hint={t("admin.episodeChaptersHint")}
         spellCheck={false}
       />
       <div className="admin-form__row">
-        <Field name="seasonNumber" label="Season (optional)" inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.seasonNumber ?? ""} />
-        <Field name="episodeNumber" label="Episode number (optional)" inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.episodeNumber ?? ""} />
+        <Field name="seasonNumber" label={t("admin.episodeSeason")} inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.seasonNumber ?? ""} />
+        <Field name="episodeNumber" label={t("admin.episodeNumber")} inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.episodeNumber ?? ""} />
       </div>
       {crew.length > 0 && (
         <fieldset className="admin-field episode-credits" aria-describedby={creditsError ? `${id}-credits-error` : undefined}>
-          <legend className="admin-label">Credited crew (hosts, shown in podcast apps)</legend>
+          <legend className="admin-label">{t("admin.episodeCredits")}</legend>
           {crew.map((member) => (
             <label key={member.id} className="caption episode-credits__member check-chip">
               <input type="checkbox" name="credits" value={member.id} defaultChecked={credited.has(member.id)} /> {member.name}
@@ -210,6 +216,7 @@ export function EpisodeForm({
   /** The shows an episode can belong to; without any the picker is left out. */
   shows?: ShowChoice[];
 }) {
+  const { t } = useT();
   return (
     <EditForm
       formId="episode-form"
@@ -219,28 +226,28 @@ export function EpisodeForm({
       action={returnTo === "/episodes-admin" ? undefined : "/episodes-admin"}
       successTo={returnTo}
       cancelTo="/episodes-admin"
-      addLabel="Upload an episode"
-      addButton="Upload episode"
-      pendingLabel="Checking the files…"
+      addLabel={t("admin.episodeUploadTitle")}
+      addButton={t("admin.episodeUploadButton")}
+      pendingLabel={t("admin.episodeChecking")}
     >
-      <Field name="title" label="Title" defaultValue={editing?.title} {...limits.title} autoComplete="off" />
-      <Field name="description" label="Description" multiline rows={4} defaultValue={editing?.description} {...limits.description} />
+      <Field name="title" label={t("admin.episodeTitle")} defaultValue={editing?.title} {...limits.title} autoComplete="off" />
+      <Field name="description" label={t("admin.episodeDescription")} multiline rows={4} defaultValue={editing?.description} {...limits.description} />
       <Field
         name="publishedAt"
-        label="Publish date and time"
+        label={t("admin.episodePublishedAt")}
         type="datetime-local"
         defaultValue={editing?.publishedAtLocal ?? defaultPublishedAt}
-        hint={`Station time (${timeZone}). A date in the future schedules the episode: it appears on the site and in the feed from then on.`}
+        hint={t("admin.episodePublishedAtHint", { timeZone })}
         {...limits.publishedAt}
       />
       <AudioPicker current={editing?.audio ?? null} required={!editing} />
       <div className="episode-cover">
         <ImagePicker
           name="cover"
-          label={keepCurrentLabel("Cover", Boolean(editing))}
+          label={keepCurrentLabel(t("admin.episodeCover"), Boolean(editing), { t })}
           current={editing?.cover}
-          currentAlt={editing ? `Current cover of ${editing.title}` : ""}
-          hint="Square works best: it is shown as the card, on the play page and in podcast apps. Podcast apps get a square JPEG of 1400 to 3000 px made from it: upload 1400 px or more, or it is upscaled."
+          currentAlt={editing ? t("admin.episodeCurrentCover", { title: editing.title }) : ""}
+          hint={t("admin.episodeCoverHint")}
         />
         {editing?.artworkNote && <p className="caption episode-artwork-note">{editing.artworkNote}</p>}
       </div>

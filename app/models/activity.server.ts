@@ -13,6 +13,7 @@ export const SYSTEM_ACTOR: AdminActor = { adminSessionId: null };
 /**
  * Records an admin change inside the transaction that makes it, so a change
  * is never committed without its log line (nor logged when it rolled back).
+ * A keyed summary (keyedMessage) is shown in each admin's language; plain text as it is.
  */
 export async function logActivity(tx: Prisma.TransactionClient, actor: AdminActor, action: string, summary: string): Promise<void> {
   await tx.activityLog.create({ data: { action, summary: summary.slice(0, 500), adminSessionId: actor.adminSessionId } });

@@ -13,7 +13,7 @@ import { readPartBounded, readUrlEncoded } from "~/services/form-body.server";
 import { removeStaged, streamToTempFile, type StagedFile } from "~/services/temp-files.server";
 import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
 import { episodeSchema } from "~/utils/forms/episode";
-import { parseForm, type FormResult } from "~/utils/forms/form";
+import { keyedMessage, parseForm, type FormResult } from "~/utils/forms/form";
 import { TRANSCRIPT_UPLOAD } from "~/utils/forms/uploads";
 import { type Chapter } from "~/utils/transcript";
 import { isPlainText } from "~/utils/plain-text";
@@ -24,7 +24,8 @@ import { enqueueListeningCopy } from "./listening-copies.server";
 import { getStationIdentity } from "./station.server";
 import { podcastLiveItems } from "./live-items.server";
 
-const EPISODE_REFUSED = "Nothing was saved: check the fields marked below.";
+// Messages are keyed (see keyedMessage): the route translates them for its reader.
+const EPISODE_REFUSED = "forms.episodeRefused";
 
 const fileSelect = {
   select: { id: true, key: true, contentType: true, size: true, width: true, height: true, variantWidths: true, artworkSize: true },
@@ -139,9 +140,9 @@ const MAX_PARTS = 120;
 const FILE_PARTS = new Set(["audio", "cover", "transcript"]);
 type FilePart = "audio" | "cover" | "transcript";
 const TOO_LARGE: Record<FilePart, string> = {
-  audio: `The audio file is too large; the limit is ${formatBytes(MAX_AUDIO_BYTES)}.`,
-  cover: `The image is too large; the limit is ${formatBytes(MAX_IMAGE_BYTES)}.`,
-  transcript: `The transcript is too large; the limit is ${formatBytes(MAX_TRANSCRIPT_BYTES)}.`,
+  audio: keyedMessage("forms.audioTooLarge", { limit: formatBytes(MAX_AUDIO_BYTES) }),
+  cover: keyedMessage("forms.imageTooLarge", { limit: formatBytes(MAX_IMAGE_BYTES) }),
+  transcript: keyedMessage("forms.transcriptTooLarge", { limit: formatBytes(MAX_TRANSCRIPT_BYTES) }),
 };
 // A repeated field (one checkbox per credited crew member) is kept as a comma-separated list.
 const LIST_FIELDS = new Set(["credits"]);
@@ -174,9 +175,7 @@ export async function readEpisodeForm(request: Request): Promise<EpisodeFormPost
 
 async function readEpisodeFormInto(request: Request, post: EpisodeFormPost): Promise<EpisodeFormPost> {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_AUDIO_BYTES + MAX_IMAGE_BYTES + FIELD_LIMIT) {
-    throw new EpisodeFormRefused(
-      `The upload is too large: audio may be up to ${formatBytes(MAX_AUDIO_BYTES)} and the cover up to ${formatBytes(MAX_IMAGE_BYTES)}.`,
-    );
+    throw new EpisodeFormRefused(keyedMessage("forms.uploadTooLarge", { audioLimit: formatBytes(MAX_AUDIO_BYTES), coverLimit: formatBytes(MAX_IMAGE_BYTES) }));
   }
   // Refusals wait for the end of the body: a browser shows an answer sent before its upload finished as a dropped connection.
   let refusal: string | null = null;
@@ -185,12 +184,11 @@ async function readEpisodeFormInto(request: Request, post: EpisodeFormPost): Pro
   } catch (error) {
     // A Response is the 413 of a form over the limits (see readUrlEncoded).
     if (error instanceof Response) throw error;
-    throw new EpisodeFormRefused("The form could not be read: it arrived incomplete or was not a form. Nothing was saved; please send it again.");
+    throw new EpisodeFormRefused(keyedMessage("forms.episodeFormUnreadable"));
   }
   if (refusal) throw new EpisodeFormRefused(refusal);
   for (const [name, value] of Object.entries(post.fields)) {
-    if (!isPlainText(value))
-      throw new EpisodeFormRefused(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was saved.`);
+    if (!isPlainText(value)) throw new EpisodeFormRefused(keyedMessage("forms.episodeFieldNotPlainText", { name }));
   }
   return post;
 }
@@ -206,19 +204,19 @@ async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse:
   let parts = 0;
   await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
     if (++parts > MAX_PARTS || (part.filename !== undefined && !FILE_PARTS.has(part.name))) {
-      refuse(parts > MAX_PARTS ? "That form has too many fields." : "That form has an unexpected file.");
+      refuse(parts > MAX_PARTS ? "forms.tooManyFields" : "forms.unexpectedFile");
       await readPartBounded(part.data, 0);
       return undefined;
     }
     if (part.filename === undefined) {
       const bytes = await readPartBounded(part.data, FIELD_LIMIT);
-      if (bytes === null) refuse(`The field ${part.name} is too long.`);
+      if (bytes === null) refuse(keyedMessage("forms.fieldTooLong", { name: part.name }));
       else addField(post, part.name, bytes.toString("utf8"));
       return undefined;
     }
     const name = part.name as FilePart;
     if (post.files[name] || post.errors[name]) {
-      refuse("That form has an unexpected file.");
+      refuse("forms.unexpectedFile");
       await readPartBounded(part.data, 0);
       return undefined;
     }
@@ -390,12 +388,12 @@ export async function createEpisode(input: EpisodeInput, actor: AdminActor): Pro
         },
         select: episodeSelect,
       });
-      await logActivity(tx, actor, "episode.created", `Added the episode "${created.title}"`);
+      await logActivity(tx, actor, "episode.created", keyedMessage("admin.activityEpisodeCreated", { title: created.title }));
       return { result: created, replaced: [] };
     });
   } catch (error) {
-    if (error instanceof CreditsRefused) return { ok: false, errors: { credits: "A credited crew member no longer exists: choose again." } };
-    if (error instanceof ShowRefused) return { ok: false, errors: { showId: "That show no longer exists: choose another." } };
+    if (error instanceof CreditsRefused) return { ok: false, errors: { credits: "forms.creditedCrewGone" } };
+    if (error instanceof ShowRefused) return { ok: false, errors: { showId: "forms.showGone" } };
     throw error;
   }
   if (!episode.listeningReady) await enqueueListeningCopy(episode.id);
@@ -442,7 +440,7 @@ export async function updateEpisode(id: number, input: EpisodeInput, actor: Admi
         },
         select: episodeSelect,
       });
-      await logActivity(tx, actor, "episode.updated", `Edited the episode "${updated.title}"`);
+      await logActivity(tx, actor, "episode.updated", keyedMessage("admin.activityEpisodeUpdated", { title: updated.title }));
       const gone = (file: Episode["audio"] | null) => (file && file.id !== updated.audio.id && file.id !== updated.originalAudio?.id ? file : null);
       return {
         result: updated,
@@ -456,8 +454,8 @@ export async function updateEpisode(id: number, input: EpisodeInput, actor: Admi
     });
   } catch (error) {
     if (error instanceof EpisodeGone) return null;
-    if (error instanceof CreditsRefused) return { ok: false, errors: { credits: "A credited crew member no longer exists: choose again." } };
-    if (error instanceof ShowRefused) return { ok: false, errors: { showId: "That show no longer exists: choose another." } };
+    if (error instanceof CreditsRefused) return { ok: false, errors: { credits: "forms.creditedCrewGone" } };
+    if (error instanceof ShowRefused) return { ok: false, errors: { showId: "forms.showGone" } };
     throw error;
   }
   if (!episode.listeningReady) await enqueueListeningCopy(episode.id);
@@ -471,7 +469,7 @@ export async function deleteEpisode(id: number, actor: AdminActor): Promise<bool
     const episode = await tx.podcastEpisode.findUnique({ where: { id }, select: episodeSelect });
     if (!episode) return null;
     await tx.podcastEpisode.delete({ where: { id } });
-    await logActivity(tx, actor, "episode.deleted", `Deleted the episode "${episode.title}"`);
+    await logActivity(tx, actor, "episode.deleted", keyedMessage("admin.activityEpisodeDeleted", { title: episode.title }));
     return episode;
   });
   if (!deleted) return false;
@@ -598,17 +596,19 @@ export async function listCardImages(limit: number) {
 
 export type CardImage = Awaited<ReturnType<typeof listCardImages>>[number];
 
-function cardName(episode: { id: number; title: string }): string {
-  return `card #${episode.id} "${episode.title}"`;
-}
-
-async function switchCover(id: number, image: Buffer, actor: AdminActor, action: string, summary: (title: string) => string) {
+async function switchCover(
+  id: number,
+  image: Buffer,
+  actor: AdminActor,
+  action: string,
+  summary: "admin.activityCardImageReplaced" | "admin.activityCardImageDeleted",
+) {
   const upload = await uploadImage(image, "covers", { artwork: true });
   const episode = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });
-    if (!previous) throw new UploadError("That podcast card no longer exists.");
+    if (!previous) throw new UploadError("admin.cardGone");
     const updated = await tx.podcastEpisode.update({ where: { id }, data: { coverId: file!.id }, select: { id: true, title: true, cover: coverSelect } });
-    await logActivity(tx, actor, action, summary(cardName(updated)));
+    await logActivity(tx, actor, action, keyedMessage(summary, { id: String(updated.id), title: updated.title }));
     return { result: updated, replaced: [previous.cover] };
   });
   publish("images:changed", { action: "updated", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
@@ -617,18 +617,12 @@ async function switchCover(id: number, image: Buffer, actor: AdminActor, action:
 
 /** Changes a card's image (the episode's cover). */
 function replaceEpisodeCover(id: number, image: Buffer, actor: AdminActor) {
-  return switchCover(id, image, actor, "card-image.replaced", (card) => `Changed the image of ${card}`);
+  return switchCover(id, image, actor, "card-image.replaced", "admin.activityCardImageReplaced");
 }
 
 /** Deletes a card's own image: the card falls back to the station's artwork, so it is never left without one. */
 async function resetEpisodeCover(id: number, actor: AdminActor) {
-  return switchCover(
-    id,
-    await renderStationCover(getStationIdentity()),
-    actor,
-    "card-image.deleted",
-    (card) => `Deleted the image of ${card} (now the station artwork)`,
-  );
+  return switchCover(id, await renderStationCover(getStationIdentity()), actor, "card-image.deleted", "admin.activityCardImageDeleted");
 }
 
 // Episode ids are PostgreSQL integers: anything larger cannot name one (and would fail the query).
@@ -636,7 +630,7 @@ const MAX_EPISODE_ID = 2_147_483_647;
 
 function cardEpisodeId(value: string | undefined): number {
   const id = Number(value);
-  if (!Number.isInteger(id) || id <= 0 || id > MAX_EPISODE_ID) throw new UploadError("That podcast card does not exist.");
+  if (!Number.isInteger(id) || id <= 0 || id > MAX_EPISODE_ID) throw new UploadError("admin.cardMissing");
   return id;
 }
 
@@ -644,13 +638,13 @@ function cardEpisodeId(value: string | undefined): number {
 export function cardImageHandlers(actor: AdminActor): Record<string, AdminHandler> {
   return {
     "replace-card-image": async ({ fields, files }) => {
-      if (!files.image) return { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
+      if (!files.image) return { ok: false, message: "forms.imageRequired", errors: { image: "forms.imageRequired" } };
       const card = await replaceEpisodeCover(cardEpisodeId(fields.id), files.image, actor);
-      return { ok: true, message: `Image of "${card.title}" changed.` };
+      return { ok: true, message: keyedMessage("admin.cardImageChanged", { title: card.title }) };
     },
     "reset-card-image": pageScoped(async ({ fields }) => {
       const card = await resetEpisodeCover(cardEpisodeId(fields.id), actor);
-      return { ok: true, message: `Image of "${card.title}" deleted; the card now shows the station artwork.` };
+      return { ok: true, message: keyedMessage("admin.cardImageDeleted", { title: card.title }) };
     }),
   };
 }

@@ -10,6 +10,7 @@ import { TranscriptError, parseTranscript, TRANSCRIPT_TYPES } from "~/utils/tran
 import { isPlainText } from "~/utils/plain-text";
 import { removeStaged, stageBuffer, type StagedFile } from "~/services/temp-files.server";
 import { formatBytes, StorageUnavailableError, UploadError } from "~/services/uploads.server";
+import { keyedMessage } from "~/utils/forms/form";
 import { TRANSCRIPT_UPLOAD } from "~/utils/forms/uploads";
 import { artworkKey, variantKey } from "~/utils/media";
 
@@ -113,15 +114,15 @@ const MAX_TRANSCRIPT_BYTES = TRANSCRIPT_UPLOAD.maxBytes;
 
 /** Checks a WebVTT or SRT transcript (UTF-8 text with valid cues) and writes it to storage. */
 export async function uploadTranscript(input: Buffer, folder: string): Promise<UploadedFile> {
-  if (input.length === 0) throw new UploadError("The transcript file is empty.");
-  if (input.length > MAX_TRANSCRIPT_BYTES) throw new UploadError(`The transcript is too large; the limit is ${formatBytes(MAX_TRANSCRIPT_BYTES)}.`);
+  if (input.length === 0) throw new UploadError("forms.transcriptEmpty");
+  if (input.length > MAX_TRANSCRIPT_BYTES) throw new UploadError(keyedMessage("forms.transcriptTooLarge", { limit: formatBytes(MAX_TRANSCRIPT_BYTES) }));
   const text = input.toString("utf8");
-  if (!isPlainText(text)) throw new UploadError("The transcript is not UTF-8 text: save it as a UTF-8 WebVTT (.vtt) or SRT (.srt) file.");
+  if (!isPlainText(text)) throw new UploadError("forms.transcriptNotUtf8");
   let format: "vtt" | "srt";
   try {
     format = parseTranscript(text).format;
   } catch (error) {
-    if (error instanceof TranscriptError) throw new UploadError(`The transcript could not be read: ${error.message}`);
+    if (error instanceof TranscriptError) throw new UploadError(keyedMessage("forms.transcriptUnreadable", { detail: error.message }));
     throw error;
   }
   const checksum = sha256(input);

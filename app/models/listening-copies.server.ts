@@ -3,6 +3,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import PgBoss from "pg-boss";
 import { encodeListeningCopy, EncoderUnavailableError } from "~/services/audio.server";
+import { keyedMessage } from "~/utils/forms/form";
 import { prepareImage } from "~/services/images.server";
 import { artworkKey } from "~/utils/media";
 import { db } from "~/services/db.server";
@@ -88,7 +89,11 @@ export async function encodeEpisodeListeningCopy(episodeId: number): Promise<voi
     });
     if (!switched) await discardFileIfUnused(upload);
   } catch (error) {
-    const message = error instanceof EncoderUnavailableError ? error.message : `Encoding failed: ${(error as Error).message}`.slice(0, 500);
+    // Keyed (see keyedMessage): EPISODES shows it in the admin's language.
+    const message =
+      error instanceof EncoderUnavailableError
+        ? "admin.encoderUnavailable"
+        : keyedMessage("admin.encodingFailed", { detail: (error as Error).message.slice(0, 400) });
     await db().podcastEpisode.updateMany({ where: { id: episodeId, originalAudioId: original.id, listeningReady: false }, data: { encodeError: message } });
     announce(null);
     throw error;

@@ -1,4 +1,5 @@
 import { db } from "~/services/db.server";
+import { keyedMessage } from "~/utils/forms/form";
 import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
 import { logActivity, type AdminActor } from "./activity.server";
@@ -27,7 +28,7 @@ export async function replaceSiteImage(slot: SiteImageSlot, image: Buffer, actor
       update: { imageId: file!.id },
       select: { slot: true, image: imageSelect },
     });
-    await logActivity(tx, actor, "site-image.replaced", `Changed the ${slot} image`);
+    await logActivity(tx, actor, "site-image.replaced", keyedMessage("admin.activitySiteImageReplaced", { slot }));
     return { result: row, replaced: [previous?.image ?? null] };
   });
   publish("images:changed", { action: "updated", records: [{ kind: "site-image", slot, image: updated.image }] });

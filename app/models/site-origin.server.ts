@@ -2,6 +2,7 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { announceContentChanged } from "~/services/realtime.server";
 import { singleton } from "~/services/singleton.server";
+import { keyedMessage } from "~/utils/forms/form";
 import { logActivity, type AdminActor } from "./activity.server";
 
 /*
@@ -58,6 +59,7 @@ export function parseOrigin(text: string): string | null {
   return url.origin;
 }
 
+/** Its message is a key of the "forms" messages, for the admin's language. */
 export class SiteOriginError extends Error {
   name = "SiteOriginError";
 }
@@ -65,10 +67,10 @@ export class SiteOriginError extends Error {
 /** Stores the origin an admin confirmed (PUBLIC_URL still wins when set). */
 export async function confirmSiteOrigin(text: string, actor: AdminActor): Promise<string> {
   const origin = parseOrigin(text);
-  if (!origin) throw new SiteOriginError("Type the site's address as it appears in the browser, such as https://radio.example.org (no path).");
+  if (!origin) throw new SiteOriginError("forms.siteOriginInvalid");
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: SETTING_KEY }, create: { key: SETTING_KEY, value: origin }, update: { value: origin } });
-    await logActivity(tx, actor, "site.origin", `Confirmed the site address ${origin}`);
+    await logActivity(tx, actor, "site.origin", keyedMessage("admin.activitySiteOrigin", { origin }));
   });
   cache().current = { value: origin, readAt: Date.now() };
   // Cached pages carry absolute URLs: drop them everywhere.

@@ -5,6 +5,9 @@ import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { EpisodeForm } from "~/components/EpisodeForm";
 import { Icon } from "~/components/Icon";
 import { useLiveData } from "~/hooks/useRealtime";
+import { Message } from "~/i18n/Message";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
 import { listShowChoices } from "~/models/shows.server";
 import { requireAdmin } from "~/services/admin-session.server";
@@ -12,7 +15,7 @@ import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { toDateTimeLocal } from "~/utils/time-zone";
 
-export const meta: MetaFunction = () => [{ title: "Podcast cards · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.cardsMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -29,33 +32,23 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function CardListMoreAdmin() {
   const { cards, shows, defaultPublishedAt, timeZone } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
+  const { t } = useT();
   return (
-    <AdminPage
-      title="Podcast cards"
-      intro="The ten newest episodes, as listeners see them on VIEW MORE. A card is an episode: its image is the episode's cover, and it plays the episode's own audio."
-    >
+    <AdminPage title={t("admin.cardsTitle")} intro={t("admin.cardsIntro")}>
       <p className="admin-note">
-        Titles, descriptions, audio and publish dates of every episode are on <Link to="/episodes-admin">EPISODES</Link>.
+        <Message id="admin.cardsEpisodesNote" components={{ 0: <Link to="/episodes-admin" /> }} />
       </p>
-      <AdminSection
-        id="cards-title"
-        title="The ten newest cards"
-        description="Deleting a card's image does not leave the card blank: it falls back to the station's own artwork until you upload a new image."
-      >
+      <AdminSection id="cards-title" title={t("admin.cardsNewest")} description={t("admin.cardsNewestDescription")}>
         {cards.length === 0 ? (
           <p className="empty-state">
             <Icon name="radio" />
-            No podcast cards yet. Add the first one below.
+            {t("admin.cardsEmpty")}
           </p>
         ) : (
           <CardImageTiles cards={cards} withDelete />
         )}
       </AdminSection>
-      <AdminSection
-        id="card-add-title"
-        title="Add a new card"
-        description="A new card is a new episode with its own audio, the same as uploading one on EPISODES. Published now, it becomes the newest card."
-      >
+      <AdminSection id="card-add-title" title={t("admin.cardsAdd")} description={t("admin.cardsAddDescription")}>
         <EpisodeForm editing={null} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} returnTo="/cardlistmoreadmin" shows={shows} />
       </AdminSection>
     </AdminPage>

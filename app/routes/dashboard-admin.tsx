@@ -10,6 +10,8 @@ import { Field } from "~/components/admin/Field";
 import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
 import { StationEmailPrompt } from "~/components/admin/StationEmailPrompt";
 import { useLiveData } from "~/hooks/useRealtime";
+import { metaTranslator } from "~/i18n/meta";
+import { useT } from "~/i18n/translate";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
 import { needsStationEmail, saveStationEmail, StationEmailError } from "~/models/feed-identity.server";
@@ -21,8 +23,9 @@ import { requireAdmin } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
+import { keyedMessage } from "~/utils/forms/form";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.dashboardMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -40,11 +43,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const siteAddress = { fixed: Boolean(getConfig().publicUrl), origin: canonical ?? new URL(request.url).origin, confirmed: canonical !== null };
   // The one crew picture whose controls are open (see CrewImageTiles).
   const editing = new URL(request.url).searchParams.get("edit");
-  const rewindStorage = `${formatBytes(rewind.bytes)} of storage for the last ${getConfig().rewindHours} hours of the live stream (${rewind.segments} segments).`;
+  // Strings: ICU would group the digits of numbers ("1,234 segments").
+  const rewindStorage = { size: formatBytes(rewind.bytes), hours: String(getConfig().rewindHours), segments: String(rewind.segments) };
   return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress, editing, rewindStorage };
 }
 
-const imageRequired = { ok: false, message: "Choose an image first.", errors: { image: "Choose an image first." } };
+// Answers are keyed messages (see keyedMessage): answerAdminForm translates them for the admin.
+const imageRequired = { ok: false, message: "forms.imageRequired", errors: { image: "forms.imageRequired" } };
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireAdmin(request);
@@ -52,9 +57,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerAdminForm(request, {
     ...cardImageHandlers(actor),
     "site-origin": async ({ fields }) => {
-      if (getConfig().publicUrl) return { ok: false, message: "PUBLIC_URL sets the site address on this station." };
+      if (getConfig().publicUrl) return { ok: false, message: "admin.siteAddressFixed" };
       try {
-        return { ok: true, message: `Site address confirmed: ${await confirmSiteOrigin(fields.origin ?? "", actor)}` };
+        return { ok: true, message: keyedMessage("admin.siteAddressConfirmed", { origin: await confirmSiteOrigin(fields.origin ?? "", actor) }) };
       } catch (error) {
         if (!(error instanceof SiteOriginError)) throw error;
         return { ok: false, message: error.message, errors: { origin: error.message } };
@@ -63,41 +68,44 @@ export async function action({ request }: ActionFunctionArgs) {
     "save-station-email": async ({ fields }) => {
       try {
         const email = await saveStationEmail(fields.email ?? "", actor);
-        return { ok: true, message: `The podcast feed now names ${email} as its owner.` };
+        return { ok: true, message: keyedMessage("admin.stationEmailSaved", { email }) };
       } catch (error) {
         if (!(error instanceof StationEmailError)) throw error;
-        return { ok: false, message: "Nothing was saved.", errors: { email: error.message } };
+        return { ok: false, message: "admin.nothingSaved", errors: { email: error.message } };
       }
     },
     "replace-jumbotron": async ({ files }) => {
       if (!files.image) return imageRequired;
       await replaceSiteImage("jumbotron", files.image, actor);
-      return { ok: true, message: "Jumbotron image changed." };
+      return { ok: true, message: "admin.jumbotronChanged" };
     },
     "add-crew-image": async ({ files }) => {
       if (!files.image) return imageRequired;
       const key = await addCrewImage(files.image, actor);
-      return { ok: true, message: `Added ${key} at the end of the crew slider.` };
+      return { ok: true, message: keyedMessage("admin.crewImageAdded", { key }) };
     },
     "replace-crew-image": async ({ fields, files }) => {
       if (!files.image) return imageRequired;
       await replaceCrewImage(fields.key ?? "", files.image, actor);
-      return { ok: true, message: `${fields.key} replaced.` };
+      return { ok: true, message: keyedMessage("admin.crewImageReplaced", { key: fields.key ?? "" }) };
     },
     "delete-crew-image": pageScoped(async ({ fields }) => {
       await deleteCrewImage(fields.key ?? "", actor);
-      return { ok: true, message: `${fields.key} deleted from the crew slider.` };
+      return { ok: true, message: keyedMessage("admin.crewImageDeleted", { key: fields.key ?? "" }) };
     }),
     "move-crew-image": pageScoped(async ({ fields }) => {
-      const moved = await moveCrewImage(fields.key ?? "", fields.direction === "up" ? -1 : 1, actor);
-      return moved
-        ? { ok: true, message: `${fields.key} moved ${fields.direction === "up" ? "up" : "down"}.` }
-        : { ok: false, message: `${fields.key} is already ${fields.direction === "up" ? "first" : "last"}.` };
+      const direction = fields.direction === "up" ? "up" : "down";
+      const moved = await moveCrewImage(fields.key ?? "", direction === "up" ? -1 : 1, actor);
+      const values = { key: fields.key ?? "", direction };
+      return moved ? { ok: true, message: keyedMessage("admin.crewImageMoved", values) } : { ok: false, message: keyedMessage("admin.crewImageAtEnd", values) };
     }),
     "move-crew-image-to": pageScoped(async ({ fields }) => {
       const position = Number(fields.position);
       const moved = await moveCrewImageTo(fields.key ?? "", position, actor);
-      return moved ? { ok: true, message: `${fields.key} moved to #${position}.` } : { ok: false, message: `${fields.key} could not be moved there.` };
+      const values = { key: fields.key ?? "", position: String(position) };
+      return moved
+        ? { ok: true, message: keyedMessage("admin.crewImageMovedTo", values) }
+        : { ok: false, message: keyedMessage("admin.crewImageNotMoved", values) };
     }),
   });
 }
@@ -109,62 +117,54 @@ export default function DashboardAdmin() {
   // from, also without JavaScript (whose post carries no ?edit=).
   const answer = useActionData<AdminResult | undefined>();
   const refusedCrewImage = answer && !answer.ok ? /^crew-(Crew\d+)$/.exec(answer.formId)?.[1] : undefined;
+  const { t } = useT();
   return (
-    <AdminPage
-      title="Dashboard"
-      intro="The pictures of the LISTEN page: the jumbotron, the newest podcast cards and the crew slider. Changes reach open pages within a second."
-    >
+    <AdminPage title={t("admin.dashboardTitle")} intro={t("admin.dashboardIntro")}>
       {askStationEmail && <StationEmailPrompt />}
       <div className="admin-columns">
-        <AdminSection id="jumbotron-title" title="Jumbotron" collapsible>
+        <AdminSection id="jumbotron-title" title={t("admin.jumbotron")} collapsible>
           <ReplaceImageForm
             formId="jumbotron"
             intent="replace-jumbotron"
-            label="New jumbotron image"
+            label={t("admin.jumbotronNew")}
             current={jumbotron}
-            currentAlt="Current jumbotron image"
+            currentAlt={t("admin.jumbotronCurrent")}
             aspect="16 / 9"
-            submitLabel="Change jumbotron"
+            submitLabel={t("admin.jumbotronChange")}
           />
         </AdminSection>
-        <AdminSection
-          id="activity-title"
-          title="Recent changes"
-          description="Every admin change, with the admin session it came from."
-          collapsible
-          defaultOpen={false}
-        >
+        <AdminSection id="activity-title" title={t("admin.activityTitle")} description={t("admin.activityDescription")} collapsible defaultOpen={false}>
           <ActivityList items={activity} timeZone={timeZone} />
         </AdminSection>
       </div>
 
       <AdminSection
         id="site-address-title"
-        title="Site address"
+        title={t("admin.siteAddress")}
         description={
           siteAddress.fixed
-            ? `Links in feeds and shared pages use ${siteAddress.origin} (set by PUBLIC_URL).`
+            ? t("admin.siteAddressFixedDescription", { origin: siteAddress.origin })
             : siteAddress.confirmed
-              ? `Links in feeds and shared pages use ${siteAddress.origin}.`
-              : "Confirm the address listeners use, once: until then links in feeds and shared pages follow each visitor's own address."
+              ? t("admin.siteAddressConfirmedDescription", { origin: siteAddress.origin })
+              : t("admin.siteAddressUnconfirmedDescription")
         }
       >
         {!siteAddress.fixed && (
-          <AdminForm formId="site-origin" intent="site-origin" className="admin-form admin-form--inline" aria-label="Confirm the site address">
-            <Field name="origin" label="Site address" type="url" required defaultValue={siteAddress.origin} />
+          <AdminForm formId="site-origin" intent="site-origin" className="admin-form admin-form--inline" aria-label={t("admin.siteAddressFormLabel")}>
+            <Field name="origin" label={t("admin.siteAddress")} type="url" required defaultValue={siteAddress.origin} />
             <FormStatus />
-            <SubmitButton pendingLabel="Saving…">Confirm address</SubmitButton>
+            <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.siteAddressConfirm")}</SubmitButton>
           </AdminForm>
         )}
       </AdminSection>
 
       <AdminSection
         id="rewind-title"
-        title="Rewind"
-        description={rewindStorage}
+        title={t("admin.rewind")}
+        description={t("admin.rewindStorage", rewindStorage)}
         actions={
           <Link to="/recordings-admin" className="button button--ghost">
-            Show recordings
+            {t("admin.rewindRecordings")}
           </Link>
         }
       >
@@ -174,11 +174,11 @@ export default function DashboardAdmin() {
       <AdminSection
         id="cards-title"
         collapsible
-        title="Latest podcast cards"
-        description="The five newest cards shown on LISTEN."
+        title={t("admin.dashboardCards")}
+        description={t("admin.dashboardCardsDescription")}
         actions={
           <Link to="/cardlistmoreadmin" className="button button--ghost">
-            All ten cards
+            {t("admin.dashboardCardsAll")}
           </Link>
         }
       >
@@ -188,13 +188,13 @@ export default function DashboardAdmin() {
       <AdminSection
         id="crew-images-title"
         collapsible
-        title="Crew slider images"
-        description={`${crewImages.length} images in slider order. A new image is added at the end as the next Crew number.`}
+        title={t("admin.crewImages")}
+        description={t("admin.crewImagesDescription", { count: crewImages.length })}
       >
-        <AdminForm formId="crew-add" intent="add-crew-image" className="admin-form admin-form--inline" aria-label="Add a crew image">
-          <ImagePicker name="image" label={`Add a crew image`} aspect="3 / 4" compact />
+        <AdminForm formId="crew-add" intent="add-crew-image" className="admin-form admin-form--inline" aria-label={t("admin.crewImageAdd")}>
+          <ImagePicker name="image" label={t("admin.crewImageAdd")} aspect="3 / 4" compact />
           <FormStatus />
-          <SubmitButton pendingLabel="Adding…">Add image</SubmitButton>
+          <SubmitButton pendingLabel={t("admin.adding")}>{t("admin.addImage")}</SubmitButton>
         </AdminForm>
         <CrewImageTiles images={crewImages} editing={refusedCrewImage ?? editing} />
       </AdminSection>

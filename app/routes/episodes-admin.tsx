@@ -7,6 +7,10 @@ import { DeleteForm } from "~/components/admin/DeleteForm";
 import { useEditing } from "~/components/admin/EditForm";
 import { EpisodeForm } from "~/components/EpisodeForm";
 import { useLiveData } from "~/hooks/useRealtime";
+import { requestTranslator } from "~/i18n/language.server";
+import { Message } from "~/i18n/Message";
+import { metaTranslator } from "~/i18n/meta";
+import { useT, type Translator } from "~/i18n/translate";
 import {
   createEpisode,
   deleteEpisode,
@@ -27,17 +31,21 @@ import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
 import { formatBytes, oneUploadAtATime } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
+import { translateFormResult, translateMessage } from "~/utils/forms/form";
 import { mediaUrl } from "~/utils/media";
 import { toDateTimeLocal } from "~/utils/time-zone";
 
-export const meta: MetaFunction = () => [{ title: "Episodes · Admin" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.episodesMetaTitle") }, { name: "robots", content: "noindex" }];
 
 const FORMATS: Record<string, string> = { "audio/mpeg": "MP3", "audio/mp4": "M4A", "audio/wav": "WAV", "audio/flac": "FLAC", "audio/aiff": "AIFF" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
+  // The labels below are made of the episodes' own data (format, size, stored messages), so they are written here.
+  const { t, locale } = await requestTranslator(request);
   const timeZone = getConfig().stationTimezone;
-  const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone });
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
+  const format = (contentType: string) => FORMATS[contentType] ?? t("admin.audioFormatUnknown");
   const now = new Date();
   const episodes = (await listAllEpisodes()).map((episode) => ({
     id: episode.id,
@@ -46,20 +54,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     scheduled: episode.publishedAt > now,
     when: when.format(episode.publishedAt),
     publishedAtLocal: toDateTimeLocal(episode.publishedAt, timeZone),
-    details: `${formatDuration(episode.durationSeconds)} · ${FORMATS[episode.audio.contentType] ?? "audio"} · ${formatBytes(episode.audio.size)}`,
+    details: `${formatDuration(episode.durationSeconds)} · ${format(episode.audio.contentType)} · ${formatBytes(episode.audio.size)}`,
     cover: episode.cover,
-    audio: { url: mediaUrl(episode.audio), label: `${FORMATS[episode.audio.contentType] ?? "audio"}, ${formatDuration(episode.durationSeconds)}` },
+    audio: { url: mediaUrl(episode.audio), label: `${format(episode.audio.contentType)}, ${formatDuration(episode.durationSeconds)}` },
     // The listening copy: encoding progress or why it failed, while the episode waits unpublished.
-    listening: episode.listeningReady ? null : episode.encodeError ? { error: episode.encodeError } : { progress: episode.encodeProgress },
+    listening: episode.listeningReady ? null : episode.encodeError ? { error: translateMessage(episode.encodeError, t) } : { progress: episode.encodeProgress },
     original: episode.originalAudio
       ? {
           url: mediaUrl(episode.originalAudio),
-          label: `Original ${FORMATS[episode.originalAudio.contentType] ?? "audio"} · ${formatBytes(episode.originalAudio.size)}`,
+          label: t("admin.episodeOriginal", { format: format(episode.originalAudio.contentType), size: formatBytes(episode.originalAudio.size) }),
         }
       : null,
-    artworkNote: artworkNote(episode.cover),
+    artworkNote: artworkNote(episode.cover, t),
     transcript: episode.transcript
-      ? { url: mediaUrl(episode.transcript), label: episode.transcript.contentType === "text/vtt" ? "WebVTT transcript" : "SRT transcript" }
+      ? { url: mediaUrl(episode.transcript), label: t(episode.transcript.contentType === "text/vtt" ? "admin.transcriptVtt" : "admin.transcriptSrt") }
       : null,
     chaptersJson: episode.chapters ? JSON.stringify(episode.chapters, null, 1) : "",
     seasonNumber: episode.seasonNumber,
@@ -82,8 +90,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-function answer(result: AdminResult, refusedStatus: 400 | 413 = 400) {
-  return data(result, { status: result.ok ? 200 : refusedStatus });
+/** The answer in the admin's language: the messages below and the model's are keyed (see keyedMessage). */
+function answer(t: Translator["t"], result: AdminResult, refusedStatus: 400 | 413 = 400) {
+  return data(translateFormResult(result, t), { status: result.ok ? 200 : refusedStatus });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -91,74 +100,72 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = { adminSessionId: session.id };
   // Uploads carry audio: one at a time, so parallel ones never add up in memory.
   const isUpload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  return isUpload ? oneUploadAtATime(() => saveEpisodePost(request, actor)) : saveEpisodePost(request, actor);
+  const { t } = await requestTranslator(request);
+  return isUpload ? oneUploadAtATime(() => saveEpisodePost(request, actor, t)) : saveEpisodePost(request, actor, t);
 }
 
-async function saveEpisodePost(request: Request, actor: { adminSessionId: string }) {
+async function saveEpisodePost(request: Request, actor: { adminSessionId: string }, t: Translator["t"]) {
   let post;
   try {
     post = await readEpisodeForm(request);
   } catch (error) {
     if (!(error instanceof EpisodeFormRefused)) throw error;
-    return answer({ formId: "episode-form", ok: false, message: error.message, scope: "page" });
+    return answer(t, { formId: "episode-form", ok: false, message: error.message, scope: "page" });
   }
   try {
-    return await handleEpisodePost(post, actor);
+    return await handleEpisodePost(post, actor, t);
   } finally {
     // The staged audio is in storage now, or refused: either way its temp file goes.
     await discardEpisodeForm(post);
   }
 }
 
-async function handleEpisodePost(post: EpisodeFormPost, actor: { adminSessionId: string }) {
+async function handleEpisodePost(post: EpisodeFormPost, actor: { adminSessionId: string }, t: Translator["t"]) {
   const { fields } = post;
   const formId = fields.formId ?? "";
   if (fields.intent === "delete-episode") {
     const deleted = await deleteEpisode(parseEpisodeId(fields.id) ?? 0, actor);
-    return answer({ formId, ok: deleted, message: deleted ? `Episode "${fields.title ?? ""}" deleted.` : "That episode was already deleted.", scope: "page" });
+    const message = deleted ? t("admin.episodeDeleted", { title: fields.title ?? "" }) : t("admin.episodeAlreadyDeleted");
+    return answer(t, { formId, ok: deleted, message, scope: "page" });
   }
-  if (fields.intent !== "save-episode") return answer({ formId, ok: false, message: "That action is not known here.", scope: "page" });
+  if (fields.intent !== "save-episode") return answer(t, { formId, ok: false, message: t("forms.actionUnknown"), scope: "page" });
 
   const id = fields.id ? parseEpisodeId(fields.id) : null;
   const check = validateEpisode(post, id !== null);
-  if (!check.ok) return answer({ formId, ...check }, post.tooLarge ? 413 : 400);
+  if (!check.ok) return answer(t, { formId, ...check }, post.tooLarge ? 413 : 400);
   const saved = id !== null ? await updateEpisode(id, check.value, actor) : await createEpisode(check.value, actor);
-  if (!saved) return answer({ formId, ok: false, message: "That episode was deleted meanwhile; nothing was saved.", scope: "page" });
-  if (!saved.ok) return answer({ formId, ok: false, message: "Nothing was saved: check the files marked below.", errors: saved.errors });
-  const scheduled = saved.episode.publishedAt > new Date();
-  const verb = id !== null ? "saved" : scheduled ? "scheduled" : "published";
-  return answer({ formId, ok: true, message: `Episode "${saved.episode.title}" ${verb}.` });
+  if (!saved) return answer(t, { formId, ok: false, message: t("admin.episodeGoneNothingSaved"), scope: "page" });
+  if (!saved.ok) return answer(t, { formId, ok: false, message: t("admin.episodeFilesRefused"), errors: saved.errors });
+  const outcome = id !== null ? "saved" : saved.episode.publishedAt > new Date() ? "scheduled" : "published";
+  return answer(t, { formId, ok: true, message: t("admin.episodeSavedAs", { title: saved.episode.title, outcome }) });
 }
 
 export default function EpisodesAdmin() {
   const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl, crew, shows } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   const editing = useEditing("episode-form", editingFromUrl);
+  const { t } = useT();
   const scheduledCount = episodes.filter((episode) => episode.scheduled).length;
 
   return (
-    <AdminPage
-      title="EPISODES"
-      intro="Publish podcast episodes: audio, cover, title, description and the date they go out. Every published one is in the podcast feed."
-    >
+    <AdminPage title={t("admin.episodesTitle")} intro={t("admin.episodesIntro")}>
       <p className="admin-note">
-        An episode is a podcast card: the newest published ones are the cards on LISTEN and VIEW MORE. Change or delete their images on{" "}
-        <Link to="/cardlistmoreadmin">PODCAST CARDS</Link>.
+        <Message id="admin.episodesCardsNote" components={{ 0: <Link to="/cardlistmoreadmin" /> }} />
       </p>
       <div className="admin-columns">
-        <AdminSection id="episode-form-title" title={editing ? "Edit episode" : "Upload an episode"}>
+        <AdminSection id="episode-form-title" title={editing ? t("admin.episodeEditTitle") : t("admin.episodeUploadTitle")}>
           <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} crew={crew} shows={shows} />
         </AdminSection>
 
         <AdminSection
           id="episode-list-title"
-          title="All episodes"
-          description={`${episodes.length} episode${episodes.length === 1 ? "" : "s"}${scheduledCount ? `, ${scheduledCount} scheduled` : ""}; newest publish date first.`}
+          title={t("admin.episodesAll")}
+          description={t(scheduledCount ? "admin.episodesCountScheduled" : "admin.episodesCount", { count: episodes.length, scheduled: scheduledCount })}
         >
           <p className="admin-note episodes-feed">
-            Podcast feed for podcast apps: <a href={feedUrl}>{feedUrl}</a>
+            {t("admin.episodesFeed")} <a href={feedUrl}>{feedUrl}</a>
           </p>
-          <AdminList items={episodes} emptyIcon="radio" empty="No episodes yet. Upload the first one with the form.">
+          <AdminList items={episodes} emptyIcon="radio" empty={t("admin.episodesEmpty")}>
             {(episode) => (
               <AdminListItem
                 key={episode.id}
@@ -167,17 +174,17 @@ export default function EpisodesAdmin() {
                 actions={
                   <>
                     {!episode.scheduled && !episode.listening && (
-                      <Link to={`/play/${episode.id}`} className="button button--ghost" aria-label={`Open the play page of ${episode.title}`}>
-                        Open
+                      <Link to={`/play/${episode.id}`} className="button button--ghost" aria-label={t("admin.episodeOpenLabel", { title: episode.title })}>
+                        {t("admin.episodeOpen")}
                       </Link>
                     )}
-                    <EditLink to={`?edit=${episode.id}`} aria-label={`Edit ${episode.title}`} />
+                    <EditLink to={`?edit=${episode.id}`} aria-label={t("admin.editName", { name: episode.title })} />
                     <DeleteForm
                       formId={`delete-${episode.id}`}
                       intent="delete-episode"
                       hidden={{ id: episode.id, title: episode.title }}
-                      confirm={`Delete the episode "${episode.title}" with its audio and cover?`}
-                      readAs={`Delete ${episode.title}`}
+                      confirm={t("admin.episodeDeleteConfirm", { title: episode.title })}
+                      readAs={t("admin.deleteName", { name: episode.title })}
                     />
                   </>
                 }
@@ -186,20 +193,27 @@ export default function EpisodesAdmin() {
                 <p className="caption">
                   {episode.listening ? (
                     "error" in episode.listening ? (
-                      <span className="episode-badge episode-badge--error">Not published: encoding failed</span>
+                      <span className="episode-badge episode-badge--error">{t("admin.episodeEncodingFailed")}</span>
                     ) : (
-                      <span className="episode-badge" role="status">{`Encoding the listening copy… ${episode.listening.progress}%`}</span>
+                      <span className="episode-badge" role="status">
+                        {t("admin.episodeEncoding", { percent: String(episode.listening.progress) })}
+                      </span>
                     )
                   ) : episode.scheduled ? (
-                    <span className="episode-badge">Scheduled</span>
+                    <span className="episode-badge">{t("admin.episodeScheduled")}</span>
                   ) : (
-                    <span className="episode-badge episode-badge--live">Published</span>
+                    <span className="episode-badge episode-badge--live">{t("admin.episodePublished")}</span>
                   )}{" "}
                   {episode.when} · {episode.details}
                 </p>
                 {episode.listening && "error" in episode.listening && <p className="caption form-error">{episode.listening.error}</p>}
                 {episode.listening && !("error" in episode.listening) && (
-                  <progress className="episode-encode-progress" max={100} value={episode.listening.progress} aria-label={`Encoding ${episode.title}`} />
+                  <progress
+                    className="episode-encode-progress"
+                    max={100}
+                    value={episode.listening.progress}
+                    aria-label={t("admin.episodeEncodingLabel", { title: episode.title })}
+                  />
                 )}
                 {episode.original && (
                   <p className="caption">

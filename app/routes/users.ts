@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requestTranslator } from "~/i18n/language.server";
 import { readRegistration, registerThroughApi } from "~/models/users.server";
 
@@ -6,16 +6,18 @@ import { readRegistration, registerThroughApi } from "~/models/users.server";
 // (body {name, email, password, conPassword}; 201 with the user, or {msg}).
 // An email already registered is answered like a new one (no account enumeration).
 
-function postOnly() {
-  return Response.json({ msg: "Use POST to register." }, { status: 405, headers: { Allow: "POST" } });
+async function postOnly(request: Request) {
+  const { t } = await requestTranslator(request);
+  return Response.json({ msg: t("forms.usersPostOnly") }, { status: 405, headers: { Allow: "POST" } });
 }
 
-export function loader() {
-  return postOnly();
+export function loader({ request }: LoaderFunctionArgs) {
+  return postOnly(request);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return postOnly();
+  if (request.method !== "POST") return postOnly(request);
+  const { t } = await requestTranslator(request);
   let body: unknown;
   try {
     body = await request.json();
@@ -23,9 +25,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     body = undefined;
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return Response.json({ msg: "Send the registration as a JSON object: {name, email, password, conPassword}." }, { status: 400 });
+    return Response.json({ msg: t("forms.usersJsonObject") }, { status: 400 });
   }
   const result = await registerThroughApi(readRegistration(body as Record<string, unknown>), context.clientIp);
   if (result.ok) return Response.json(result.user, { status: 201 });
-  return Response.json({ msg: (await requestTranslator(request)).t(result.message, result.values) }, { status: result.status });
+  return Response.json({ msg: t(result.message, result.values) }, { status: result.status });
 }

@@ -1,5 +1,7 @@
 import { data, unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import type { AdminResult } from "~/components/admin/AdminForm";
+import { requestTranslator } from "~/i18n/language.server";
+import { keyedMessage, translateFormResult, translateMessage } from "~/utils/forms/form";
 import { isPlainText } from "~/utils/plain-text";
 import { readUrlEncoded, type FormLimits } from "./form-body.server";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
@@ -50,11 +52,10 @@ export async function readAdminForm(request: Request): Promise<AdminFormData> {
   } catch (error) {
     // A Response is the 413 of a form over the limits (see readUrlEncoded).
     if (error instanceof AdminFormError || error instanceof Response) throw error;
-    throw new AdminFormError("The form could not be read: it arrived incomplete or was not a form. Nothing was changed; please send it again.");
+    throw new AdminFormError("forms.formUnreadable");
   }
   for (const [name, value] of Object.entries(result.fields)) {
-    if (!isPlainText(value))
-      throw new AdminFormError(`The field ${name} contains characters that are not allowed (control characters or invalid UTF-8). Nothing was changed.`);
+    if (!isPlainText(value)) throw new AdminFormError(keyedMessage("forms.fieldNotPlainText", { name }));
   }
   return result;
 }
@@ -72,7 +73,7 @@ async function readFormParts(request: Request): Promise<AdminFormData> {
   let refusal: string | null = null;
   const handler = async (part: UploadHandlerPart) => {
     if (++parts > MAX_PARTS) {
-      refusal ??= "That form has too many fields.";
+      refusal ??= "forms.tooManyFields";
       await readPart(part.data, 0);
       return undefined;
     }
@@ -80,12 +81,12 @@ async function readFormParts(request: Request): Promise<AdminFormData> {
     const bytes = await readPart(part.data, isFile ? MAX_IMAGE_BYTES : MAX_FIELD_BYTES);
     if (isFile) {
       if (bytes === null) {
-        result.fileError = `The image is too large; the limit is ${formatBytes(MAX_IMAGE_BYTES)}. Nothing was changed.`;
+        result.fileError = keyedMessage("forms.imageTooLargeNothingChanged", { limit: formatBytes(MAX_IMAGE_BYTES) });
       } else if (bytes.length > 0) {
         result.files[part.name] = bytes;
       }
     } else {
-      if (bytes === null) refusal ??= `The field ${part.name} is too long.`;
+      if (bytes === null) refusal ??= keyedMessage("forms.fieldTooLong", { name: part.name });
       else result.fields[part.name] = bytes.toString("utf8");
     }
     return undefined;
@@ -108,25 +109,27 @@ export function pageScoped(handler: (form: AdminFormData) => Promise<AdminOutcom
  * Reads an admin form, runs the handler its `intent` names and answers with
  * an AdminResult (HTTP 400 when refused). Problems with the input, such as an
  * UploadError, become the message; nothing was changed in that case.
+ * Messages may be keyed (keyedMessage): they are translated here for the admin's language.
  */
 export async function answerAdminForm(request: Request, handlers: Record<string, AdminHandler>) {
+  const { t } = await requestTranslator(request);
   let form: AdminFormData;
   try {
     form = await readAdminForm(request);
   } catch (error) {
     if (!(error instanceof AdminFormError)) throw error;
-    return data<AdminResult>({ formId: "", ok: false, message: error.message, scope: "page" }, { status: 400 });
+    return data<AdminResult>({ formId: "", ok: false, message: translateMessage(error.message, t), scope: "page" }, { status: 400 });
   }
   const formId = form.fields.formId ?? "";
   const handler = handlers[form.fields.intent ?? ""];
-  if (!handler) return data<AdminResult>({ formId, ok: false, message: "That action is not known here.", scope: "page" }, { status: 400 });
+  if (!handler) return data<AdminResult>({ formId, ok: false, message: t("forms.actionUnknown"), scope: "page" }, { status: 400 });
   const scope = handler.scope ? { scope: handler.scope } : {};
   const { formId: _formId, intent: _intent, ...values } = form.fields;
-  const refused = (outcome: AdminOutcome) => data<AdminResult>({ formId, ...outcome, values, ...scope }, { status: 400 });
+  const refused = (outcome: AdminOutcome) => data<AdminResult>({ formId, ...translateFormResult(outcome, t), values, ...scope }, { status: 400 });
   if (form.fileError) return refused({ ok: false, message: form.fileError });
   try {
     const outcome = await handler(form);
-    return outcome.ok ? data<AdminResult>({ formId, ...outcome, ...scope }) : refused(outcome);
+    return outcome.ok ? data<AdminResult>({ formId, ...translateFormResult(outcome, t), ...scope }) : refused(outcome);
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
     return refused({ ok: false, message: error.message });

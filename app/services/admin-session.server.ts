@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
+import { requestTranslator } from "~/i18n/language.server";
 import { getConfig } from "./config.server";
 import { db } from "./db.server";
 import { singleton } from "./singleton.server";
@@ -57,7 +58,7 @@ export async function requireAdmin(request: Request): Promise<AdminSession> {
     const params = new URLSearchParams({ pin: "admin", redirectTo: url.pathname + url.search });
     throw redirect(`/listen?${params}`);
   }
-  throw new Response("Admin access required: enter the admin PIN first.", { status: 403 });
+  throw new Response((await requestTranslator(request)).t("admin.accessRequired"), { status: 403 });
 }
 
 // Ended sessions are expired rather than deleted, so the activity log still says which session made each change.

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { openAsBlob } from "node:fs";
 import { parseBlob } from "music-metadata";
 import type { StagedFile } from "./temp-files.server";
+import { keyedMessage } from "~/utils/forms/form";
 import { formatBytes, MAX_AUDIO_BYTES, UploadError } from "./uploads.server";
 
 export interface AudioFormat {
@@ -44,12 +45,12 @@ export interface PreparedAudio extends AudioFormat {
  * (random access, so only the headers and frames needed are read).
  */
 export async function prepareAudio(input: StagedFile): Promise<PreparedAudio> {
-  if (input.size === 0) throw new UploadError("The audio file is empty.");
+  if (input.size === 0) throw new UploadError(keyedMessage("forms.audioEmpty"));
   if (input.size > MAX_AUDIO_BYTES) {
-    throw new UploadError(`The audio file is too large (${formatBytes(input.size)}); the limit is ${formatBytes(MAX_AUDIO_BYTES)}.`);
+    throw new UploadError(keyedMessage("forms.audioTooLargeSized", { size: formatBytes(input.size), limit: formatBytes(MAX_AUDIO_BYTES) }));
   }
   const format = detectAudioFormat(input.head);
-  if (!format) throw new UploadError("That file is not audio we accept: upload an MP3, M4A, WAV, FLAC or AIFF file.");
+  if (!format) throw new UploadError(keyedMessage("forms.audioNotAccepted"));
   let duration: number | undefined;
   try {
     // A Blob backed by the file: read in slices where the parser looks. The type we detected
@@ -60,7 +61,7 @@ export async function prepareAudio(input: StagedFile): Promise<PreparedAudio> {
     duration = undefined;
   }
   if (!duration || !Number.isFinite(duration) || duration <= 0) {
-    throw new UploadError("The audio file could not be read (it may be damaged or truncated); please upload another file.");
+    throw new UploadError(keyedMessage("forms.audioUnreadable"));
   }
   return { ...format, durationSeconds: Math.max(1, Math.round(duration)) };
 }

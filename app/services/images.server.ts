@@ -1,4 +1,6 @@
 import sharp from "sharp";
+import type { Translator } from "~/i18n/translate";
+import { keyedMessage } from "~/utils/forms/form";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 
 // A station re-encodes an image now and then, never the same one twice: libvips' operation
@@ -39,14 +41,16 @@ export function artworkSide(width: number, height: number): number {
 }
 
 /** What the admin should know about an image's podcast artwork, or null when it is as the directories want it. */
-export function artworkNote(image: { width: number | null; height: number | null; artworkSize: number | null }): string | null {
+export function artworkNote(image: { width: number | null; height: number | null; artworkSize: number | null }, t: Translator["t"]): string | null {
   if (!image.width || !image.height) return null;
-  if (!image.artworkSize) return "No podcast artwork copy yet: upload the cover again to make one.";
-  const notes: string[] = [];
-  if (image.width !== image.height) notes.push(`cropped to a square from ${image.width}×${image.height} px`);
-  if (Math.min(image.width, image.height) < ARTWORK_MIN)
-    notes.push(`upscaled to ${image.artworkSize} px, so it looks soft in podcast apps; upload ${ARTWORK_MIN} px or more`);
-  return notes.length ? `Podcast artwork ${notes.join(", ")}.` : null;
+  if (!image.artworkSize) return t("admin.artworkMissing");
+  const cropped = image.width !== image.height;
+  const upscaled = Math.min(image.width, image.height) < ARTWORK_MIN;
+  if (!cropped && !upscaled) return null;
+  // Strings: ICU would group the digits of numbers ("1,400 px").
+  const values = { width: String(image.width), height: String(image.height), size: String(image.artworkSize), min: String(ARTWORK_MIN) };
+  // One whole sentence per case, so a language can order its parts its own way.
+  return t(cropped && upscaled ? "admin.artworkCroppedUpscaled" : cropped ? "admin.artworkCropped" : "admin.artworkUpscaled", values);
 }
 
 /** The image format by its first bytes, never by the file name or the claimed type. */
@@ -65,12 +69,12 @@ export function detectImageFormat(bytes: Buffer): "jpeg" | "png" | "gif" | "webp
  * orientation applied, dimensions bounded, plus the smaller variants pages use.
  */
 export async function prepareImage(input: Buffer, options: { artwork?: boolean } = {}): Promise<PreparedImage> {
-  if (input.length === 0) throw new UploadError("The image file is empty.");
+  if (input.length === 0) throw new UploadError(keyedMessage("forms.imageEmpty"));
   if (input.length > MAX_IMAGE_BYTES) {
-    throw new UploadError(`The image is too large (${formatBytes(input.length)}); the limit is ${formatBytes(MAX_IMAGE_BYTES)}.`);
+    throw new UploadError(keyedMessage("forms.imageTooLargeSized", { size: formatBytes(input.length), limit: formatBytes(MAX_IMAGE_BYTES) }));
   }
   if (!detectImageFormat(input)) {
-    throw new UploadError("That file is not an image we accept: upload a JPEG, PNG, GIF, WebP or AVIF picture.");
+    throw new UploadError(keyedMessage("forms.imageNotAccepted"));
   }
   // The header alone says what decoding would cost; refuse before decoding anything.
   let decodedBytes: number;
@@ -78,12 +82,10 @@ export async function prepareImage(input: Buffer, options: { artwork?: boolean }
     const { width = 0, height = 0, channels = 4, depth = "uchar" } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).metadata();
     decodedBytes = width * height * channels * (BYTES_PER_SAMPLE[depth] ?? 8);
   } catch (error) {
-    throw new UploadError(`The image could not be read (${(error as Error).message}); please upload another file.`);
+    throw new UploadError(keyedMessage("forms.imageUnreadable", { detail: (error as Error).message }));
   }
   if (decodedBytes > MAX_DECODED_BYTES) {
-    throw new UploadError(
-      `The image is too large to process (${formatBytes(decodedBytes)} once decoded; the limit is ${formatBytes(MAX_DECODED_BYTES)}). Please upload a smaller or 8-bit picture.`,
-    );
+    throw new UploadError(keyedMessage("forms.imageTooLargeDecoded", { size: formatBytes(decodedBytes), limit: formatBytes(MAX_DECODED_BYTES) }));
   }
   try {
     const source = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false }).rotate();
@@ -117,6 +119,6 @@ export async function prepareImage(input: Buffer, options: { artwork?: boolean }
     }
     return { data: main.data, width: main.info.width, height: main.info.height, variants, artwork };
   } catch (error) {
-    throw new UploadError(`The image could not be read (${(error as Error).message}); please upload another file.`);
+    throw new UploadError(keyedMessage("forms.imageUnreadable", { detail: (error as Error).message }));
   }
 }

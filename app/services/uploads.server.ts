@@ -1,10 +1,11 @@
+import { keyedMessage } from "~/utils/forms/form";
 import { AUDIO_UPLOAD, IMAGE_UPLOAD } from "~/utils/forms/uploads";
 
 export { formatBytes } from "~/utils/forms/uploads";
 
 /**
- * A problem with what a person uploaded or typed: the message is shown to them
- * as is, and nothing was stored.
+ * A problem with what a person uploaded or typed: the message (a keyedMessage, or text) is shown
+ * to them in their language (translateMessage), and nothing was stored.
  */
 export class UploadError extends Error {
   name = "UploadError";
@@ -18,7 +19,7 @@ export const MAX_AUDIO_BYTES = AUDIO_UPLOAD.maxBytes;
 export class StorageUnavailableError extends UploadError {
   name = "StorageUnavailableError";
   constructor(cause: unknown) {
-    super("The file could not be saved because media storage is not reachable right now. Nothing was changed; please try again in a moment.", { cause });
+    super(keyedMessage("forms.storageUnavailable"), { cause });
   }
 }
 

@@ -1,4 +1,6 @@
+import { useT } from "~/i18n/translate";
 import type { ActivityListItem } from "~/models/activity.server";
+import { translateMessage } from "~/utils/forms/form";
 import { Icon } from "../Icon";
 
 type Activity = Omit<ActivityListItem, "createdAt" | "session"> & {
@@ -6,25 +8,26 @@ type Activity = Omit<ActivityListItem, "createdAt" | "session"> & {
   session: { label: string; startedAt: string | Date | null; clientIp: string | null } | null;
 };
 
-// Building a formatter costs far more than using one: one per time zone, not one per line.
+// Building a formatter costs far more than using one: one per locale and time zone, not one per line.
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function when(value: string | Date, timeZone: string): string {
-  let format = formats.get(timeZone);
+function when(value: string | Date, locale: string, timeZone: string): string {
+  let format = formats.get(`${locale} ${timeZone}`);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone });
-    formats.set(timeZone, format);
+    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
+    formats.set(`${locale} ${timeZone}`, format);
   }
   return format.format(new Date(value));
 }
 
 /** The newest admin changes: what, when, and from which admin session. */
 export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone: string }) {
+  const { t, locale } = useT();
   if (items.length === 0) {
     return (
       <p className="empty-state">
         <Icon name="calendar" />
-        No admin changes yet. Every change made here is listed with its time and admin session.
+        {t("admin.activityEmpty")}
       </p>
     );
   }
@@ -32,11 +35,15 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
     <ol className="activity-list">
       {items.map((item) => (
         <li key={item.id} className="activity-list__item">
-          <p className="activity-list__summary">{item.summary}</p>
+          <p className="activity-list__summary">{translateMessage(item.summary, t)}</p>
           <p className="caption">
-            <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, timeZone)}</time>
+            <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, locale, timeZone)}</time>
             {" · "}
-            {item.session ? `session ${item.session.label}${item.session.clientIp ? ` from ${item.session.clientIp}` : ""}` : "outside an admin session"}
+            {item.session
+              ? item.session.clientIp
+                ? t("admin.activitySessionFrom", { session: item.session.label, ip: item.session.clientIp })
+                : t("admin.activitySession", { session: item.session.label })
+              : t("admin.activityNoSession")}
           </p>
         </li>
       ))}

@@ -1,6 +1,7 @@
 import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { createContext, Fragment, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
 import { decode } from "turbo-stream";
+import { useT, type Translator } from "~/i18n/translate";
 
 /** What every admin action answers: which form it was for, and how it went. */
 export interface AdminResult {
@@ -45,7 +46,7 @@ function actionDataUrl(pathname: string, search: string): string {
 
 type ActionOutcome = { kind: "data"; value: AdminResult } | { kind: "redirect"; to: string } | { kind: "error"; message: string };
 
-async function decodeActionResponse(body: ArrayBuffer, status: number): Promise<ActionOutcome> {
+async function decodeActionResponse(body: ArrayBuffer, status: number, t: Translator["t"]): Promise<ActionOutcome> {
   const { value, done } = await decode(new Response(body).body!, {
     plugins: [
       (type: string, ...rest: unknown[]) => {
@@ -60,17 +61,20 @@ async function decodeActionResponse(body: ArrayBuffer, status: number): Promise<
   if (result.redirect) return { kind: "redirect", to: result.redirect };
   if (result.data) return { kind: "data", value: result.data };
   const detail = result.error?.data;
-  return { kind: "error", message: typeof detail === "string" && detail ? detail : `The server could not do that (HTTP ${result.error?.status ?? status}).` };
+  return {
+    kind: "error",
+    message: typeof detail === "string" && detail ? detail : t("admin.serverRefused", { status: String(result.error?.status ?? status) }),
+  };
 }
 
-function send(url: string, body: FormData, onProgress: (fraction: number | null) => void): Promise<{ status: number; body: ArrayBuffer }> {
+function send(url: string, body: FormData, onProgress: (fraction: number | null) => void, lost: string): Promise<{ status: number; body: ArrayBuffer }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
     xhr.responseType = "arraybuffer";
     xhr.upload.onprogress = (event) => onProgress(event.lengthComputable ? event.loaded / event.total : null);
     xhr.onload = () => resolve({ status: xhr.status, body: xhr.response as ArrayBuffer });
-    xhr.onerror = () => reject(new Error("The connection to the server was lost. Nothing was changed; please try again."));
+    xhr.onerror = () => reject(new Error(lost));
     xhr.send(body);
   });
 }
@@ -105,6 +109,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const page = useContext(PageReportContext);
+  const { t } = useT();
   const [sent, setSent] = useState<AdminResult | null>(null);
   // Bumped after a success: the fields are mounted afresh, so they show their (saved) default values
   // and not what was typed into an earlier, refused attempt.
@@ -133,8 +138,9 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
           action ? actionDataUrl(action, "") : actionDataUrl(location.pathname, location.search),
           body,
           hasFile ? setProgress : () => {},
+          t("admin.connectionLost"),
         );
-        outcome = await decodeActionResponse(response.body, response.status);
+        outcome = await decodeActionResponse(response.body, response.status, t);
       } catch (error) {
         outcome = { kind: "error", message: (error as Error).message };
       }
@@ -155,7 +161,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
         else revalidator.revalidate();
       }
     },
-    [action, confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo],
+    [action, confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo, t],
   );
 
   return (
@@ -206,20 +212,21 @@ export function useSubmittedValue(name: string): string | undefined {
 /** The form's primary button with its pending state and, while uploading, a progress bar. */
 export function SubmitButton({ children, pendingLabel, variant }: { children: ReactNode; pendingLabel: string; variant?: "ghost" | "danger" }) {
   const { pending, progress } = useAdminFormState();
+  const { t } = useT();
   return (
     <span className="admin-submit">
       <button type="submit" className={`button${variant ? ` button--${variant}` : ""}`} disabled={pending} aria-disabled={pending || undefined}>
         {pending ? (
           <>
             <span className="admin-spinner" aria-hidden="true" />
-            {progress !== null && progress < 1 ? `Uploading ${Math.round(progress * 100)}%` : pendingLabel}
+            {progress !== null && progress < 1 ? t("admin.uploadingPercent", { percent: String(Math.round(progress * 100)) }) : pendingLabel}
           </>
         ) : (
           children
         )}
       </button>
       {pending && progress !== null && (
-        <progress className="admin-progress" max={1} value={progress} aria-label="Upload progress">
+        <progress className="admin-progress" max={1} value={progress} aria-label={t("admin.uploadProgress")}>
           {Math.round(progress * 100)}%
         </progress>
       )}

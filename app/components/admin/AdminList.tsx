@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { CSSProperties, ReactNode } from "react";
 import { Icon, type IconName } from "~/components/Icon";
+import { useT } from "~/i18n/translate";
 import { mediaUrlFor, type MediaFile } from "~/utils/media";
 import { ActionLabel } from "./ActionLabel";
 
@@ -80,9 +81,10 @@ export function AdminListItem({
  * Its name for screen readers is `aria-label`, or "Edit" followed by `readAlso`.
  */
 export function EditLink({ to, ...spoken }: { to: string } & ({ "aria-label": string; readAlso?: never } | { readAlso: string; "aria-label"?: never })) {
+  const { t } = useT();
   return (
     <Link to={to} className="button button--ghost" aria-label={spoken["aria-label"]}>
-      {spoken.readAlso === undefined ? "Edit" : <ActionLabel label="Edit" readAlso={spoken.readAlso} />}
+      {spoken.readAlso === undefined ? t("admin.edit") : <ActionLabel label={t("admin.edit")} readAlso={spoken.readAlso} />}
     </Link>
   );
 }

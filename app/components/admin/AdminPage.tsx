@@ -1,16 +1,18 @@
 import { useActionData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
+import { useT } from "~/i18n/translate";
 import { PageReportProvider, type AdminResult } from "./AdminForm";
 
 /** The frame of every admin screen: title and the page's status line (the header's admin strip navigates). */
 export function AdminPage({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
   const actionData = useActionData<AdminResult | undefined>();
+  const { t } = useT();
   const [latest, setLatest] = useState<AdminResult | null>(null);
   const pageResult = latest ? (latest.scope === "page" ? latest : null) : actionData?.scope === "page" ? actionData : null;
   return (
     <div className="container admin-page">
       <header className="admin-page__head">
-        <p className="admin-badge">Admin</p>
+        <p className="admin-badge">{t("admin.badge")}</p>
         <h1 className="page-title">{title}</h1>
         <p className="muted admin-page__intro">{intro}</p>
       </header>

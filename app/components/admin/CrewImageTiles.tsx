@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useRef, useState, type DragEvent } from "react";
+import { useT } from "~/i18n/translate";
 import type { CrewImageListItem } from "~/models/crew.server";
 import { mediaUrlFor } from "~/utils/media";
 import { ActionLabel } from "./ActionLabel";
@@ -15,6 +16,7 @@ import { ReplaceImageForm } from "./ReplaceImageForm";
  * pictures, every picture's four forms made the dashboard five times the size and render time.
  */
 export function CrewImageTiles({ images, editing }: { images: CrewImageListItem[]; editing: string | null }) {
+  const { t } = useT();
   const moveForm = useRef<HTMLFormElement>(null);
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
@@ -34,12 +36,12 @@ export function CrewImageTiles({ images, editing }: { images: CrewImageListItem[
   return (
     <>
       <div hidden>
-        <AdminForm formId="crew-move-to" intent="move-crew-image-to" aria-label="Move a crew image" formRef={moveForm}>
+        <AdminForm formId="crew-move-to" intent="move-crew-image-to" aria-label={t("admin.crewMoveForm")} formRef={moveForm}>
           <input type="hidden" name="key" defaultValue="" />
           <input type="hidden" name="position" defaultValue="" />
         </AdminForm>
       </div>
-      <p className="caption crew-tiles__hint">Drag a picture onto another to move it there, or use Edit → ↑ / ↓.</p>
+      <p className="caption crew-tiles__hint">{t("admin.crewDragHint")}</p>
       <ol className="crew-tiles">
         {images.map((image, index) => (
           <li
@@ -66,7 +68,7 @@ export function CrewImageTiles({ images, editing }: { images: CrewImageListItem[
             <img
               className="crew-tile__image"
               src={mediaUrlFor(image.image, 320)}
-              alt={`Crew slider: ${image.key}`}
+              alt={t("admin.crewSliderAlt", { key: image.key })}
               width={120}
               height={160}
               loading="lazy"
@@ -83,41 +85,41 @@ export function CrewImageTiles({ images, editing }: { images: CrewImageListItem[
                 preventScrollReset
                 replace
               >
-                <ActionLabel label="Edit" readAlso={` ${image.key}`} />
+                <ActionLabel label={t("admin.edit")} readAlso={` ${image.key}`} />
               </Link>
             ) : (
               <details className="crew-tile__more" open>
                 <summary className="crew-tile__summary">
-                  <ActionLabel label="Edit" readAlso={` ${image.key}`} />
+                  <ActionLabel label={t("admin.edit")} readAlso={` ${image.key}`} />
                 </summary>
                 <div className="crew-tile__panel">
                   <ReplaceImageForm
                     formId={`crew-${image.key}`}
                     intent="replace-crew-image"
                     hidden={{ key: image.key }}
-                    label={`Replacement for ${image.key}`}
+                    label={t("admin.crewReplacement", { key: image.key })}
                     current={image.image}
-                    currentAlt={`Crew image ${image.key}`}
+                    currentAlt={t("admin.crewImageAlt", { key: image.key })}
                     aspect="3 / 4"
                     compact
-                    submitLabel="Replace"
+                    submitLabel={t("admin.replace")}
                   />
                   <div className="admin-tile__actions">
                     <AdminForm formId={`up-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "up" }}>
                       <SubmitButton pendingLabel="…" variant="ghost">
-                        <ActionLabel label="↑" readAs={`Move ${image.key} up`} />
+                        <ActionLabel label="↑" readAs={t("admin.moveUp", { name: image.key })} />
                       </SubmitButton>
                     </AdminForm>
                     <AdminForm formId={`down-${image.key}`} intent="move-crew-image" hidden={{ key: image.key, direction: "down" }}>
                       <SubmitButton pendingLabel="…" variant="ghost">
-                        <ActionLabel label="↓" readAs={`Move ${image.key} down`} />
+                        <ActionLabel label="↓" readAs={t("admin.moveDown", { name: image.key })} />
                       </SubmitButton>
                     </AdminForm>
                     <DeleteForm
                       formId={`delete-${image.key}`}
                       intent="delete-crew-image"
                       hidden={{ key: image.key }}
-                      confirm={`Delete ${image.key} from the crew slider?`}
+                      confirm={t("admin.crewDeleteConfirm", { key: image.key })}
                       pendingLabel="…"
                       readAlso={` ${image.key}`}
                     />

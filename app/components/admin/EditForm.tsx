@@ -1,5 +1,6 @@
 import { Link, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useT, type Translator } from "~/i18n/translate";
 import { AdminForm, FormStatus, SubmitButton, type AdminResult } from "./AdminForm";
 
 /**
@@ -11,10 +12,18 @@ export function useEditing<T>(formId: string, fromUrl: T | null): T | null {
   return actionData?.formId === formId && actionData.ok ? null : fromUrl;
 }
 
-/** The label of a file field that, when editing, keeps the file it has unless another is chosen. */
-export function keepCurrentLabel(label: string, hasCurrent: boolean, { noun = "one", optional = false }: { noun?: "one" | "file"; optional?: boolean } = {}) {
-  if (hasCurrent) return `${label} (leave empty to keep the current ${noun})`;
-  return optional ? `${label} (optional)` : label;
+/**
+ * The label of a file field that, when editing, keeps the file it has unless another is chosen.
+ * With `t` (from useT) it is in the page's language; without, in English.
+ */
+export function keepCurrentLabel(
+  label: string,
+  hasCurrent: boolean,
+  { noun = "one", optional = false, t }: { noun?: "one" | "file"; optional?: boolean; t?: Translator["t"] } = {},
+) {
+  if (hasCurrent) return t ? t("admin.keepCurrent", { label, noun }) : `${label} (leave empty to keep the current ${noun})`;
+  if (!optional) return label;
+  return t ? t("admin.optionalLabel", { label }) : `${label} (optional)`;
 }
 
 /**
@@ -28,8 +37,8 @@ export function EditForm({
   idField = "id",
   addLabel,
   addButton,
-  saveButton = "Save changes",
-  pendingLabel = "Saving…",
+  saveButton,
+  pendingLabel,
   action,
   successTo,
   cancelTo = successTo,
@@ -54,6 +63,7 @@ export function EditForm({
   cancelTo?: string;
   children: ReactNode;
 }) {
+  const { t } = useT();
   return (
     <AdminForm
       formId={formId}
@@ -62,17 +72,17 @@ export function EditForm({
       action={action}
       successTo={successTo}
       className="admin-form"
-      aria-label={editing ? `Edit ${editing.name}` : addLabel}
+      aria-label={editing ? t("admin.editName", { name: editing.name }) : addLabel}
     >
       <div key={editing?.id ?? "new"} className="admin-form__fields">
         {children}
       </div>
       <FormStatus />
       <div className="admin-form__actions">
-        <SubmitButton pendingLabel={pendingLabel}>{editing ? saveButton : addButton}</SubmitButton>
+        <SubmitButton pendingLabel={pendingLabel ?? t("admin.saving")}>{editing ? (saveButton ?? t("admin.saveChanges")) : addButton}</SubmitButton>
         {editing && (
           <Link to={cancelTo} className="button button--ghost">
-            Cancel editing
+            {t("admin.cancelEditing")}
           </Link>
         )}
       </div>

@@ -1,11 +1,12 @@
 import { useId, useRef, useState } from "react";
+import { useT } from "~/i18n/translate";
 import { formatBytes, IMAGE_UPLOAD } from "~/utils/forms/uploads";
 import { mediaUrlFor, type MediaFile } from "~/utils/media";
 import { useFieldError } from "./AdminForm";
 import { formatFileSize, UploadZone } from "./UploadZone";
 
 // What the server accepts (the same rule limits its reader); it checks the bytes again.
-const { maxBytes: MAX_BYTES, accept: ACCEPT, typesHint: TYPES_HINT } = IMAGE_UPLOAD;
+const { maxBytes: MAX_BYTES, accept: ACCEPT, typesHint: TYPES_HINT, limit: LIMIT } = IMAGE_UPLOAD;
 
 export interface ImagePickerProps {
   name: string;
@@ -30,12 +31,14 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const latest = useRef<File | null>(null);
   const serverError = useFieldError(name);
+  const { t } = useT();
+  const types = t(TYPES_HINT, { limit: LIMIT });
   const localError = !chosen
     ? null
     : !ACCEPT.split(",").includes(chosen.type)
-      ? `${chosen.name} is not an image this station accepts (${TYPES_HINT}).`
+      ? t("forms.imageNotAcceptedChosen", { name: chosen.name, types })
       : chosen.size > MAX_BYTES
-        ? `This file is ${formatFileSize(chosen.size)}; the limit is ${formatBytes(MAX_BYTES)}.`
+        ? t("forms.fileTooLargeChosen", { size: formatFileSize(chosen.size), limit: formatBytes(MAX_BYTES) })
         : null;
   const error = localError ?? serverError;
 
@@ -63,8 +66,8 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
         name={name}
         label={label}
         accept={ACCEPT}
-        noun="image"
-        typesHint={compact ? `Image up to ${formatBytes(MAX_BYTES)}` : TYPES_HINT}
+        kind="image"
+        typesHint={compact ? t("admin.imageUpTo", { limit: LIMIT }) : types}
         hint={hint}
         hasCurrent={Boolean(current)}
         error={error ?? null}
@@ -76,12 +79,12 @@ export function ImagePicker({ name, label, current, currentAlt = "", aspect = "1
             <div className="upload-zone__preview" style={{ aspectRatio: aspect }}>
               <img
                 src={preview}
-                alt={chosen ? `Preview of ${chosen.name}` : currentAlt}
+                alt={chosen ? t("admin.previewOf", { name: chosen.name }) : currentAlt}
                 width={current?.width ?? undefined}
                 height={current?.height ?? undefined}
                 decoding="async"
               />
-              {chosen && <span className="image-picker__badge">New</span>}
+              {chosen && <span className="image-picker__badge">{t("admin.newBadge")}</span>}
             </div>
           )
         }

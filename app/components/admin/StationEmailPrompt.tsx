@@ -1,6 +1,7 @@
 import { AdminForm, FormStatus, SubmitButton } from "~/components/admin/AdminForm";
 import { AdminSection } from "~/components/admin/AdminPage";
 import { Field } from "~/components/admin/Field";
+import { useT } from "~/i18n/translate";
 
 /**
  * Asked once, on the dashboard, while neither STATION_EMAIL nor a stored
@@ -8,16 +9,13 @@ import { Field } from "~/components/admin/Field";
  * (itunes:owner, podcast:locked owner) to verify and list the podcast.
  */
 export function StationEmailPrompt() {
+  const { t } = useT();
   return (
-    <AdminSection
-      id="station-email-title"
-      title="Podcast owner email"
-      description="Podcast directories (Apple Podcasts, Podcast Index) send ownership checks to this address. It appears in the podcast feed."
-    >
-      <AdminForm formId="station-email" intent="save-station-email" className="admin-form admin-form--inline" aria-label="Set the podcast owner email">
-        <Field name="email" label="Email" type="email" autoComplete="email" required placeholder="radio@example.org" />
+    <AdminSection id="station-email-title" title={t("admin.stationEmailTitle")} description={t("admin.stationEmailDescription")}>
+      <AdminForm formId="station-email" intent="save-station-email" className="admin-form admin-form--inline" aria-label={t("admin.stationEmailFormLabel")}>
+        <Field name="email" label={t("admin.email")} type="email" autoComplete="email" required placeholder="radio@example.org" />
         <FormStatus />
-        <SubmitButton pendingLabel="Saving…">Save email</SubmitButton>
+        <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.saveEmail")}</SubmitButton>
       </AdminForm>
     </AdminSection>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { useT } from "~/i18n/translate";
 import { useAdminFormState } from "./AdminForm";
 
 export function formatFileSize(bytes: number): string {
@@ -12,8 +13,8 @@ export interface UploadZoneProps {
   label: string;
   /** The input's accept list (types and extensions). */
   accept: string;
-  /** "image", "audio file", "transcript": the button says "Choose image" / "Choose another image". */
-  noun: string;
+  /** What kind of file: the button says "Choose image" / "Choose another image", "Choose audio file", … */
+  kind: "image" | "audio" | "transcript";
   /** e.g. "JPEG, PNG, GIF, WebP or AVIF, up to 10 MB" */
   typesHint: string;
   hint?: string;
@@ -35,11 +36,12 @@ export interface UploadZoneProps {
  * transcript fields are built on it.
  */
 export function UploadZone(props: UploadZoneProps) {
-  const { id, name, label, accept, noun, typesHint, hint, required, hasCurrent, error, compact, preview, chosen, onChoose } = props;
+  const { id, name, label, accept, kind, typesHint, hint, required, hasCurrent, error, compact, preview, chosen, onChoose } = props;
   const input = useRef<HTMLInputElement>(null);
   const [enhanced, setEnhanced] = useState(false);
   const [dragging, setDragging] = useState(false);
   const { pending, progress } = useAdminFormState();
+  const { t } = useT();
 
   useEffect(() => {
     setEnhanced(true);
@@ -79,8 +81,8 @@ export function UploadZone(props: UploadZoneProps) {
         <div className="upload-zone__body">
           {enhanced && (
             <button type="button" className="button button--ghost upload-zone__button" onClick={() => input.current?.click()} aria-describedby={description}>
-              {compact ? "Choose" : chosen || hasCurrent ? `Choose another ${noun}` : `Choose ${noun}`}
-              <span className="visually-hidden"> for {label}</span>
+              {compact ? t("admin.choose") : t(chosen || hasCurrent ? "admin.chooseAnother" : "admin.chooseKind", { kind })}
+              <span className="visually-hidden"> {t("admin.chooseFor", { label })}</span>
             </button>
           )}
           <input
@@ -98,12 +100,12 @@ export function UploadZone(props: UploadZoneProps) {
           />
           {chosen && <p className="caption upload-zone__file">{`${chosen.name} · ${formatFileSize(chosen.size)}`}</p>}
           <p id={`${id}-hint`} className="caption">
-            {enhanced && !compact ? `Drop ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun} here or choose one. ` : ""}
+            {enhanced && !compact ? `${t("admin.dropHint", { kind })} ` : ""}
             {hint ? `${hint} ` : ""}
             {`${typesHint}.`}
           </p>
           {uploading && (
-            <progress className="admin-progress" max={1} value={progress} aria-label={`Uploading ${chosen.name}`}>
+            <progress className="admin-progress" max={1} value={progress} aria-label={t("admin.uploadingName", { name: chosen.name })}>
               {Math.round(progress * 100)}%
             </progress>
           )}

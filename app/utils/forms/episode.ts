@@ -2,11 +2,11 @@ import * as z from "zod";
 import { ChaptersError, parseChapters } from "~/utils/transcript";
 import { fromDateTimeLocal } from "~/utils/time-zone";
 import { text } from "./form";
+import type { MessageKey } from "~/i18n/keys";
 
 const ID = /^[a-z0-9]{1,40}$/i;
 
-function episodeNumber(label: string) {
-  const rule = `The ${label} number is a whole number from 1 to 9999, or empty.`;
+function episodeNumber(rule: "forms.seasonNumberInvalid" | "forms.episodeNumberInvalid") {
   return text(
     z
       .string()
@@ -16,12 +16,13 @@ function episodeNumber(label: string) {
   );
 }
 
+// Messages are keys of the "forms" messages, translated for the reader by the route (translateFormResult).
 /** The episode form's text fields (/episodes-admin); the files are checked by their bytes when stored. */
 export const episodeFields = z.object({
-  title: text(z.string().trim().min(1, "Enter the episode's title.").max(200, "Keep the title under 200 characters.")),
-  description: text(z.string().trim().min(1, "Describe the episode in a sentence or two.").max(4000, "Keep the description under 4000 characters.")),
+  title: text(z.string().trim().min(1, "forms.episodeTitleRequired").max(200, "forms.episodeTitleTooLong")),
+  description: text(z.string().trim().min(1, "forms.episodeDescriptionRequired").max(4000, "forms.episodeDescriptionTooLong")),
   // A datetime-local value in the station's time zone (see episodeSchema).
-  publishedAt: text(z.string().min(1, "Choose the date and time the episode goes out.")),
+  publishedAt: text(z.string().min(1, "forms.episodePublishedAtRequired")),
   chapters: text(
     z
       .string()
@@ -37,8 +38,8 @@ export const episodeFields = z.object({
         }
       }),
   ),
-  seasonNumber: episodeNumber("season"),
-  episodeNumber: episodeNumber("episode"),
+  seasonNumber: episodeNumber("forms.seasonNumberInvalid"),
+  episodeNumber: episodeNumber("forms.episodeNumberInvalid"),
   // One checkbox per credited crew member, posted as a comma-separated list.
   credits: text(
     z
@@ -51,13 +52,13 @@ export const episodeFields = z.object({
             .filter(Boolean),
         ),
       ])
-      .refine((ids) => ids.length <= 50 && ids.every((id) => ID.test(id)), "Choose the credited crew from the list."),
+      .refine((ids) => ids.length <= 50 && ids.every((id) => ID.test(id)), "forms.creditsInvalid"),
   ),
   // Absent (a form without the show picker) leaves the show as it is; empty is "no show".
   showId: z
     .string()
     .trim()
-    .refine((id) => !id || ID.test(id), "Choose the show from the list.")
+    .refine((id) => !id || ID.test(id), "forms.showInvalid")
     .transform((id) => id || null)
     .optional(),
   removeTranscript: z
@@ -68,14 +69,14 @@ export const episodeFields = z.object({
 
 /** The whole post: a new episode needs its audio and cover; the date is read in the station's time zone. */
 export function episodeSchema(editing: boolean, timeZone: string) {
-  const needed = (message: string) => (editing ? z.unknown() : z.custom<unknown>((file) => file != null, message));
+  const needed = (message: MessageKey) => (editing ? z.unknown() : z.custom<unknown>((file) => file != null, message));
   return episodeFields.extend({
     publishedAt: episodeFields.shape.publishedAt.transform((local, context) => {
       const date = fromDateTimeLocal(local, timeZone);
-      if (!date) context.addIssue({ code: "custom", message: "Choose the date and time the episode goes out." });
+      if (!date) context.addIssue({ code: "custom", message: "forms.episodePublishedAtRequired" });
       return date ?? z.NEVER;
     }),
-    audio: needed("Choose the episode's audio file (MP3, M4A or WAV)."),
-    cover: needed("Choose a cover image for the episode."),
+    audio: needed("forms.episodeAudioRequired"),
+    cover: needed("forms.episodeCoverRequired"),
   });
 }
