@@ -93,10 +93,10 @@ export function ImageSlider({
   const end = Math.min(start + pageSize, total);
 
   return (
-    <div className={`slider${pageSize === 1 ? " slider--single" : ""}`} role="region" aria-roledescription="carousel" aria-label={label}>
+    <div className={`slider${pageSize === 1 ? " slider--single" : ""}`} role="region" aria-roledescription={t("listen.carousel")} aria-label={label}>
       <ul className="slider__track" style={pageSize > 1 ? { gridTemplateColumns: `repeat(${pageSize}, minmax(0, 1fr))` } : undefined}>
         {visible.map((slide, offset) => (
-          <li key={slide.id} className="slider__frame" aria-roledescription="slide">
+          <li key={slide.id} className="slider__frame" aria-roledescription={t("listen.slide")}>
             <img
               src={mediaUrlFor(slide.image, 640)}
               srcSet={mediaSrcSet(slide.image)}

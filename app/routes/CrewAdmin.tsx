@@ -80,7 +80,7 @@ export default function CrewAdmin() {
           >
             <ImagePicker
               name="image"
-              label={keepCurrentLabel(t("chart.photo"), Boolean(editing))}
+              label={keepCurrentLabel(t("chart.photo"), Boolean(editing), { t })}
               current={editing?.image}
               currentAlt={editing ? t("chart.currentPhotoAlt", { name: editing.name }) : ""}
               aspect="1 / 1"

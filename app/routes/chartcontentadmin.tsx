@@ -59,6 +59,7 @@ export default function ChartContentAdmin() {
               multiline
               rows={6}
               className="admin-input admin-input--code"
+              // eslint-disable-next-line no-restricted-syntax -- an example of markup to paste, the same in every language
               placeholder={'<iframe src="https://open.spotify.com/embed/episode/…" width="100%" height="152"></iframe>'}
               hint={t("chart.embedHint", { hosts: allowedHosts.join(", ") })}
               spellCheck={false}

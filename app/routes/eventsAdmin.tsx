@@ -88,7 +88,7 @@ export default function EventsAdmin() {
           >
             <ImagePicker
               name="poster"
-              label={keepCurrentLabel(t("events.poster"), Boolean(editing))}
+              label={keepCurrentLabel(t("events.poster"), Boolean(editing), { t })}
               current={editing?.poster}
               currentAlt={editing ? t("events.currentPosterAlt", { name: editing.name }) : ""}
               aspect="4 / 5"

@@ -199,7 +199,7 @@ export default function ScheduleAdmin() {
             <Field name="colour" label={t("schedule.colour")} type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
             <ImagePicker
               name="artwork"
-              label={keepCurrentLabel(t("schedule.artwork"), Boolean(showEditing?.artwork), { optional: true })}
+              label={keepCurrentLabel(t("schedule.artwork"), Boolean(showEditing?.artwork), { optional: true, t })}
               current={showEditing?.artwork}
               currentAlt={showEditing ? t("schedule.currentArtworkFor", { show: showEditing.name }) : ""}
               hint={t("schedule.artworkHint")}

@@ -44,7 +44,7 @@ describeInBrowser("a listener reading NEWS and WATCH", () => {
     const page = await openPage(viewport);
     await page.goto(`${server.url}/news`);
     expect(await page.getByRole("heading", { level: 1, name: "NEWS" }).isVisible()).toBe(true);
-    const articles = page.getByRole("list", { name: "Terbaru news" }).getByRole("listitem");
+    const articles = page.getByRole("list", { name: "Latest news" }).getByRole("listitem");
     await expect(articles.count()).resolves.toBe(6);
     const first = page.getByRole("link", { name: /Festival musik kampus/ });
     expect(await first.getAttribute("target")).toBe("_blank");
@@ -76,7 +76,7 @@ describeInBrowser("a listener reading NEWS and WATCH", () => {
     await page.waitForFunction(() => Object.keys(document.querySelector(".category-menu") ?? {}).some((key) => key.startsWith("__react")));
     const menuItem = page.locator(".category-menu").getByRole("link", { name: "Gaya Hidup" });
     expect(await menuItem.isVisible()).toBe(false);
-    await page.getByText("Kategori", { exact: true }).click();
+    await page.getByText("Categories", { exact: true }).click();
     expect(await menuItem.isVisible()).toBe(true);
     await page.waitForTimeout(250); // let the chevron finish turning before the screenshot
     await screenshot(page, "watch-menu-open");
@@ -88,7 +88,7 @@ describeInBrowser("a listener reading NEWS and WATCH", () => {
       .toBe(false);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("SUMMARY");
 
-    await page.getByText("Kategori", { exact: true }).click();
+    await page.getByText("Categories", { exact: true }).click();
     await menuItem.click();
     // Waits on the content: waitForURL can miss a client-side navigation that lands while it starts.
     await page.getByRole("heading", { name: "Gaya Hidup" }).waitFor();
@@ -101,9 +101,9 @@ describeInBrowser("a listener reading NEWS and WATCH", () => {
     await page.goto(`${server.url}/watch`);
     const menuItem = page.locator(".category-menu").getByRole("link", { name: "Olahraga" });
     expect(await menuItem.isVisible()).toBe(false);
-    await page.getByText("Kategori", { exact: true }).click();
+    await page.getByText("Categories", { exact: true }).click();
     expect(await menuItem.isVisible()).toBe(true);
-    await page.getByText("Kategori", { exact: true }).click();
+    await page.getByText("Categories", { exact: true }).click();
     expect(await menuItem.isVisible()).toBe(false);
     await page.context().close();
   });

@@ -13,6 +13,7 @@ export function StationEmailPrompt() {
   return (
     <AdminSection id="station-email-title" title={t("admin.stationEmailTitle")} description={t("admin.stationEmailDescription")}>
       <AdminForm formId="station-email" intent="save-station-email" className="admin-form admin-form--inline" aria-label={t("admin.stationEmailFormLabel")}>
+        {/* eslint-disable-next-line no-restricted-syntax -- an example address, the same in every language */}
         <Field name="email" label={t("admin.email")} type="email" autoComplete="email" required placeholder="radio@example.org" />
         <FormStatus />
         <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.saveEmail")}</SubmitButton>
