@@ -16,7 +16,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if ("redirectTo" in result) return redirect(result.redirectTo, { headers: { "Set-Cookie": result.setCookie } });
   const { t } = await requestTranslator(request);
   return data(
-    { error: t(result.error, result.values), kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const), redirectTo: String(form.get("redirectTo") ?? "") },
+    {
+      error: t(result.error, result.values),
+      kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const),
+      redirectTo: String(form.get("redirectTo") ?? ""),
+    },
     { status: result.status },
   );
 }
