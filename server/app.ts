@@ -165,7 +165,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // Media first: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
   app.use(refuseCrossSiteWrites(config));
-  app.use(limitRequestBodies);
+  app.use(limitRequestBodies(config));
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 

@@ -1,8 +1,9 @@
 import { data, type ServerBuild } from "@remix-run/node";
 import { isDatabaseUnavailableError } from "~/services/database-check.server";
+import { serverI18n } from "~/i18n/catalogs.server";
+import { resolveLanguage } from "~/i18n/language.server";
+import { translator } from "~/i18n/translate";
 import { errorText, logger } from "~/services/log.server";
-
-export const DATABASE_OUTAGE_MESSAGE = "The station's database is not answering right now. This page will be back by itself in a moment.";
 
 const LOG_EVERY_MS = 10_000;
 let lastLoggedAt = 0;
@@ -20,7 +21,9 @@ function answerOutagesWith503<F extends Handler>(handler: F): F {
         lastLoggedAt = Date.now();
         logger.error({ error: errorText(error).trim().split("\n").pop() }, "Database unavailable, answering 503");
       }
-      throw data(DATABASE_OUTAGE_MESSAGE, { status: 503, statusText: "Service Unavailable" });
+      // In the page's language, but not the account's: reading the account needs the database.
+      const { t } = translator(serverI18n(await resolveLanguage((args[0] as { request: Request }).request)));
+      throw data(t("common.databaseOutage"), { status: 503, statusText: "Service Unavailable" });
     }
   }) as F;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
 import { largeUploadPages } from "~/utils/site-pages";
+import { expressTranslator } from "./language";
 
 /** Largest request body accepted anywhere (episode audio uploads are the biggest). */
 export const MAX_BODY_BYTES = 210 * 1024 * 1024;
@@ -99,7 +100,7 @@ export function refuseMalformedHosts(config: AppConfig): RequestHandler {
       forwardedHosts.every(isWellFormedHost) &&
       (forwardedProto === undefined || /^https?(\s*,\s*https?)*$/i.test(String(forwardedProto)));
     if (!wellFormed) {
-      res.status(400).type("text/plain").send("Bad request: the Host header must be a host name.");
+      res.status(400).type("text/plain").send(expressTranslator(req, config.stationLanguage).t("common.badHost"));
       return;
     }
     if (!config.trustProxy) {
@@ -132,7 +133,7 @@ export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
     const crossSite = site === "cross-site" || site === "same-site";
     const foreignOrigin = requestOrigin !== undefined && requestOrigin !== ownOrigin && requestOrigin !== publicOrigin;
     if (crossSite || foreignOrigin) {
-      res.status(403).type("text/plain").send("Refused: this request came from another site.");
+      res.status(403).type("text/plain").send(expressTranslator(req, config.stationLanguage).t("common.crossSiteRefused"));
       return;
     }
     next();
@@ -143,23 +144,25 @@ export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
  * Body size limits for every request: known lengths are checked up front, and
  * bodies of unknown length are refused (browsers always send the length).
  */
-export const limitRequestBodies: RequestHandler = (req, res, next) => {
-  if (SAFE_METHODS.has(req.method) || req.path.startsWith("/socket.io/")) return next();
-  const limit = takesLargeUploads(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
-  const length = req.get("Content-Length");
-  if (length === undefined) {
-    if (req.get("Transfer-Encoding")) {
-      res.status(411).type("text/plain").send("Please send the request with a Content-Length.");
+export const limitRequestBodies =
+  (config: AppConfig): RequestHandler =>
+  (req, res, next) => {
+    if (SAFE_METHODS.has(req.method) || req.path.startsWith("/socket.io/")) return next();
+    const limit = takesLargeUploads(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
+    const length = req.get("Content-Length");
+    if (length === undefined) {
+      if (req.get("Transfer-Encoding")) {
+        res.status(411).type("text/plain").send(expressTranslator(req, config.stationLanguage).t("common.lengthRequired"));
+        return;
+      }
+      return next();
+    }
+    if (!/^\d+$/.test(length) || Number(length) > limit) {
+      res
+        .status(413)
+        .type("text/plain")
+        .send(expressTranslator(req, config.stationLanguage).t("common.requestTooLarge", { megabytes: Math.round(limit / 1024 / 1024) }));
       return;
     }
-    return next();
-  }
-  if (!/^\d+$/.test(length) || Number(length) > limit) {
-    res
-      .status(413)
-      .type("text/plain")
-      .send(`The request is too large: the limit is ${Math.round(limit / 1024 / 1024)} MB.`);
-    return;
-  }
-  next();
-};
+    next();
+  };

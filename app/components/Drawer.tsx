@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useT } from "~/i18n/translate";
 import { Icon } from "./Icon";
 
 /**
@@ -27,6 +28,7 @@ export function Drawer({
   children: ReactNode;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const { t } = useT();
   // The open attribute is rendered once (server-rendered open drawer) and never changed by React:
   // removing it from a modal dialog leaves Chromium's page inert. Later changes go through the effect.
   const [renderedOpen] = useState(open);
@@ -68,7 +70,7 @@ export function Drawer({
             replace
             preventScrollReset
             className="icon-button"
-            aria-label={`Close ${title.toLowerCase()}`}
+            aria-label={t("common.closeDrawer", { title: title.toLowerCase() })}
             onClick={(event) => {
               event.preventDefault();
               dialog.current?.close();

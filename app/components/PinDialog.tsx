@@ -1,6 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef } from "react";
 import type { action as pinAction } from "~/routes/pin";
+import { useT } from "~/i18n/translate";
 import { Icon } from "./Icon";
 
 export interface PinDialogProps {
@@ -19,6 +20,7 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const fetcher = useFetcher<typeof pinAction>();
+  const { t } = useT();
   const titleId = useId();
   const errorId = useId();
   const busy = fetcher.state !== "idle";
@@ -64,13 +66,13 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
           <Icon name="lock" />
         </div>
         <h2 id={titleId} className="pin-dialog__title">
-          {kind === "admin" ? "Admin access" : "Back to the public site"}
+          {t(kind === "admin" ? "common.pinAdminTitle" : "common.pinPublicTitle")}
         </h2>
-        <p className="muted">{kind === "admin" ? "Enter the 6-digit admin PIN." : "Enter the 5-character public PIN."}</p>
+        <p className="muted">{t(kind === "admin" ? "common.pinAdminHint" : "common.pinPublicHint")}</p>
         <input type="hidden" name="kind" value={kind} />
         {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
         <label className="visually-hidden" htmlFor={`${titleId}-pin`}>
-          PIN
+          {t("common.pinLabel")}
         </label>
         <input
           ref={input}
@@ -93,15 +95,15 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
         <div className="pin-dialog__actions">
           {closeHref ? (
             <Link to={closeHref} className="button button--ghost">
-              Cancel
+              {t("common.cancel")}
             </Link>
           ) : (
             <button type="button" className="button button--ghost" onClick={() => dialog.current?.close()}>
-              Cancel
+              {t("common.cancel")}
             </button>
           )}
           <button type="submit" className="button" disabled={busy}>
-            {busy ? "Checking…" : "Enter"}
+            {t(busy ? "common.pinChecking" : "common.pinEnter")}
           </button>
         </div>
       </fetcher.Form>

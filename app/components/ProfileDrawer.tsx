@@ -1,12 +1,15 @@
 import { Form, Link } from "@remix-run/react";
 import type { Theme } from "~/services/theme.server";
+import type { MessageKey } from "~/i18n/keys";
+import { useT } from "~/i18n/translate";
 import { Drawer } from "./Drawer";
 import { Icon } from "./Icon";
+import { LanguageSwitch } from "./LanguageSwitch";
 
-const themeChoices: { value: Theme; label: string }[] = [
-  { value: "dark", label: "Dark" },
-  { value: "light", label: "Light" },
-  { value: "system", label: "System" },
+const themeChoices: { value: Theme; labelKey: MessageKey }[] = [
+  { value: "dark", labelKey: "common.themeDark" },
+  { value: "light", labelKey: "common.themeLight" },
+  { value: "system", labelKey: "common.themeSystem" },
 ];
 
 export function ProfileDrawer({
@@ -31,9 +34,10 @@ export function ProfileDrawer({
   /** The dropdown icon: opens the admin PIN dialog (without JavaScript, the PIN page). */
   onAdminAccess: () => void;
 }) {
-  const name = user?.name ?? "Guest";
+  const { t } = useT();
+  const name = user?.name ?? t("common.guest");
   return (
-    <Drawer id="profile-drawer" side="right" title="Profile" open={open} onClose={onClose} closeHref={closeHref}>
+    <Drawer id="profile-drawer" side="right" title={t("common.profileTitle")} open={open} onClose={onClose} closeHref={closeHref}>
       <div className="profile">
         <span className="profile__avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
@@ -43,7 +47,7 @@ export function ProfileDrawer({
           to="/pin?kind=admin"
           role="button"
           className="icon-button profile__pin"
-          aria-label="Admin access (PIN)"
+          aria-label={t("common.adminAccessPin")}
           aria-haspopup="dialog"
           onClick={(event) => {
             event.preventDefault();
@@ -56,19 +60,19 @@ export function ProfileDrawer({
       <ul className="drawer__links">
         <li>
           <Link to="/favorites" className="drawer__link">
-            <Icon name="heart" /> FAVORITE PODCAST
+            <Icon name="heart" /> {t("common.favoritePodcast")}
           </Link>
         </li>
         <li>
           {user ? (
             <Form method="post" action="/logout">
               <button type="submit" className="drawer__link drawer__link--button">
-                <Icon name="user" /> SIGN OUT
+                <Icon name="user" /> {t("common.signOutCaps")}
               </button>
             </Form>
           ) : (
             <Link to="/login" className="drawer__link">
-              <Icon name="user" /> {googleSignIn ? "REGISTER WITH GOOGLE" : "SIGN IN"}
+              <Icon name="user" /> {t(googleSignIn ? "common.registerWithGoogle" : "common.signInCaps")}
             </Link>
           )}
         </li>
@@ -78,7 +82,7 @@ export function ProfileDrawer({
             <Form method="post" action="/logout" onSubmit={onClose}>
               <input type="hidden" name="scope" value="everywhere" />
               <button type="submit" className="drawer__link drawer__link--button">
-                <Icon name="user" /> SIGN OUT EVERYWHERE
+                <Icon name="user" /> {t("common.signOutEverywhereCaps")}
               </button>
             </Form>
           </li>
@@ -87,16 +91,18 @@ export function ProfileDrawer({
       <Form method="post" action="/theme" className="theme-switch" preventScrollReset>
         <input type="hidden" name="returnTo" value={themeReturnTo} />
         <fieldset>
-          <legend className="theme-switch__legend">Theme</legend>
+          <legend className="theme-switch__legend">{t("common.theme")}</legend>
           <div className="theme-switch__options">
             {themeChoices.map((choice) => (
               <button key={choice.value} type="submit" name="theme" value={choice.value} className="theme-switch__option" aria-pressed={theme === choice.value}>
-                {choice.label}
+                {t(choice.labelKey)}
               </button>
             ))}
           </div>
         </fieldset>
       </Form>
+      {/* Comes back to this page with the drawer open, as the theme switch does. */}
+      <LanguageSwitch className="profile__language" returnTo={themeReturnTo} />
     </Drawer>
   );
 }

@@ -1,8 +1,11 @@
 import { Link } from "@remix-run/react";
 import type { StationIdentity } from "~/services/config.server";
+import { useT } from "~/i18n/translate";
 import { publicLinks } from "~/utils/site-pages";
+import { LanguageSwitch } from "./LanguageSwitch";
 
 export function SiteFooter({ station }: { station: StationIdentity }) {
+  const { t } = useT();
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">
@@ -13,17 +16,17 @@ export function SiteFooter({ station }: { station: StationIdentity }) {
             © {new Date().getFullYear()} {station.name}
           </p>
         </div>
-        <nav aria-label="Footer">
+        <nav aria-label={t("common.footerNav")}>
           <ul className="site-footer__links">
             {publicLinks.map((link) => (
               <li key={link.to}>
-                <Link to={link.to}>{link.label}</Link>
+                <Link to={link.to}>{t(link.labelKey)}</Link>
               </li>
             ))}
           </ul>
         </nav>
         {station.socialLinks.length > 0 && (
-          <nav aria-label="Social">
+          <nav aria-label={t("common.socialNav")}>
             <ul className="site-footer__links">
               {station.socialLinks.map((link) => (
                 <li key={link.url}>
@@ -35,6 +38,8 @@ export function SiteFooter({ station }: { station: StationIdentity }) {
             </ul>
           </nav>
         )}
+        {/* Also here, not only in the profile drawer: a plain form every page has, with or without JavaScript. */}
+        <LanguageSwitch className="site-footer__language" />
       </div>
     </footer>
   );

@@ -4,6 +4,7 @@ import type { StationIdentity } from "~/services/config.server";
 import type { Theme } from "~/services/theme.server";
 import { Icon } from "./Icon";
 import * as serverRendered from "./header-dialogs.server";
+import { useT } from "~/i18n/translate";
 import { adminLinks, publicLinks } from "~/utils/site-pages";
 
 type Dialogs = typeof import("./header-dialogs");
@@ -26,8 +27,9 @@ const ProfileDrawer = onDemand("ProfileDrawer");
 const PinDialog = onDemand("PinDialog");
 
 export function StationBrand({ station }: { station: StationIdentity }) {
+  const { t } = useT();
   return (
-    <Link to="/listen" className="brand" aria-label={`${station.name} home`}>
+    <Link to="/listen" className="brand" aria-label={t("common.brandHome", { name: station.name })}>
       <span className="brand__mark">{station.logoUrl ? <img src={station.logoUrl} alt="" width={36} height={36} /> : <Icon name="radio" />}</span>
       <span>{station.name}</span>
     </Link>
@@ -98,6 +100,7 @@ export function SiteHeader({
   const drawerFromUrl = useDrawerFromUrl();
   const location = useLocation();
   const navigate = useNavigate();
+  const { t } = useT();
   // The right PIN answers with a redirect; the navigation it causes is what closes the dialog
   // (and any drawer), so an admin never sees "Admin access" on top of the page it opened.
   useEffect(() => {
@@ -118,12 +121,12 @@ export function SiteHeader({
       <header className="site-header">
         <div className="container site-header__inner">
           <StationBrand station={station} />
-          <nav className="site-nav" aria-label="Main">
+          <nav className="site-nav" aria-label={t("common.mainNav")}>
             <ul>
               {publicLinks.map((link) => (
                 <li key={link.to}>
                   <NavLink to={link.to} className="nav-link" prefetch="intent">
-                    {link.label}
+                    {t(link.labelKey)}
                   </NavLink>
                 </li>
               ))}
@@ -146,14 +149,14 @@ export function SiteHeader({
               }}
             >
               <Icon name="menu" />
-              <span>MENU</span>
+              <span>{t("common.menuToggle")}</span>
             </Link>
             <Link
               to={drawerFromUrl.hrefWith("profile")}
               role="button"
               preventScrollReset
               className={`icon-button profile-toggle${user ? " profile-toggle--named" : ""}`}
-              aria-label={`Profile: ${user?.name ?? "Guest"}`}
+              aria-label={t("common.profileToggle", { name: user?.name ?? t("common.guest") })}
               aria-haspopup="dialog"
               aria-expanded={profileShown}
               aria-controls={profileShown ? "profile-drawer" : undefined}
@@ -171,13 +174,13 @@ export function SiteHeader({
         {isAdmin && (
           <div className="admin-strip">
             <div className="container admin-strip__inner">
-              <span className="admin-strip__badge">ADMIN</span>
-              <nav aria-label="Admin">
+              <span className="admin-strip__badge">{t("common.adminBadge")}</span>
+              <nav aria-label={t("common.adminNav")}>
                 <ul>
                   {adminLinks.map((link) => (
                     <li key={link.to}>
                       <NavLink to={link.to} className="admin-strip__link">
-                        {link.label}
+                        {t(link.labelKey)}
                       </NavLink>
                     </li>
                   ))}
@@ -194,12 +197,12 @@ export function SiteHeader({
                     setPinKind("public");
                   }}
                 >
-                  Public site (PIN)
+                  {t("common.publicSitePin")}
                 </Link>
                 <Form method="post" action="/pin">
                   <input type="hidden" name="intent" value="leave" />
                   <button type="submit" className="button button--ghost admin-strip__action">
-                    Leave admin
+                    {t("common.leaveAdmin")}
                   </button>
                 </Form>
               </div>

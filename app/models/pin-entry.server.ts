@@ -1,3 +1,4 @@
+import type { MessageKey, MessageValues } from "~/i18n/keys";
 import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
 import { db } from "~/services/db.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
@@ -12,11 +13,11 @@ export const PIN_WINDOW_MS = 15 * 60_000;
 export const ADMIN_PIN_STATION_CEILING = 50;
 export const ADMIN_PIN_STATION_WINDOW_MS = 60 * 60_000;
 export const PIN_MAX_LENGTH: Record<PinKind, number> = { admin: 6, public: 5 };
-export const ADMIN_PIN_PAUSED = "Admin PIN entry is paused after too many wrong PINs. Please try again later.";
 
 const STATION_KEY = "pin:admin:station";
 
-export type PinResult = { error: string; status: number };
+/** A refused PIN: the message (the route translates it into the page's language) and the status. */
+export type PinResult = { error: MessageKey; values?: MessageValues; status: number };
 /** A correct PIN: where the browser goes next, with the admin session cookie to set (or clear). */
 export type PinAccepted = { redirectTo: string; setCookie: string };
 
@@ -27,8 +28,7 @@ function adminDestination(redirectTo: string | null): string {
 }
 
 function tooMany(retryAfterSeconds: number): PinResult {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return { error: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`, status: 429 };
+  return { error: "common.pinTooMany", values: { minutes: Math.ceil(retryAfterSeconds / 60) }, status: 429 };
 }
 
 /** Counts a wrong admin PIN station-wide; the one that reaches the ceiling writes the pause into the activity log. */
@@ -61,11 +61,11 @@ export async function submitPin(request: Request, clientIp: string, form: FormDa
   if (!limit.allowed) return tooMany(limit.retryAfterSeconds);
   if (kind === "admin") {
     const station = await peekRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING);
-    if (!station.allowed) return { error: ADMIN_PIN_PAUSED, status: 429 };
+    if (!station.allowed) return { error: "common.pinPaused", status: 429 };
   }
   if (pin.length === 0 || pin.length > PIN_MAX_LENGTH[kind] || !(await verifyPin(kind, pin))) {
     if (kind === "admin") await countWrongAdminPin(clientIp);
-    return { error: "Invalid PIN!", status: 401 };
+    return { error: "common.pinInvalid", status: 401 };
   }
   await resetRateLimit(addressKey);
   if (kind === "admin") {

@@ -1,19 +1,26 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { PinDialog } from "~/components/PinDialog";
+import { requestTranslator } from "~/i18n/language.server";
+import { metaTranslator } from "~/i18n/meta";
 import { leaveAdmin, submitPin } from "~/models/pin-entry.server";
 import { readForm } from "~/services/form-body.server";
 
 // Without JavaScript the PIN dialogs post here, and a wrong PIN re-renders
 // the dialog on this page; with JavaScript they post here through a fetcher.
-export const meta: MetaFunction = () => [{ title: "PIN" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("common.pinPageTitle") }, { name: "robots", content: "noindex" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const result = form.get("intent") === "leave" ? await leaveAdmin(request) : await submitPin(request, context.clientIp, form);
   if ("redirectTo" in result) return redirect(result.redirectTo, { headers: { "Set-Cookie": result.setCookie } });
+  const { t } = await requestTranslator(request);
   return data(
-    { error: result.error, kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const), redirectTo: String(form.get("redirectTo") ?? "") },
+    {
+      error: t(result.error, result.values),
+      kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const),
+      redirectTo: String(form.get("redirectTo") ?? ""),
+    },
     { status: result.status },
   );
 }

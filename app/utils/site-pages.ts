@@ -6,26 +6,29 @@
  * Exports a page does not use are dropped from the browser bundle (plain data, tree-shaken).
  */
 
-/** The public links, in the order the station lists them (header, drawer, footer). */
+/**
+ * The public links, in the order the station lists them (header, drawer, footer). Labels are
+ * message keys: the components translate them (the spec's nav words, the same in every language).
+ */
 export const publicLinks = [
-  { to: "/listen", label: "LISTEN" },
-  { to: "/watch", label: "WATCH" },
-  { to: "/news", label: "NEWS" },
-  { to: "/chartcontent", label: "CHART" },
-  { to: "/CrewSpin", label: "CREW" },
-  { to: "/events", label: "EVENTS" },
+  { to: "/listen", labelKey: "common.navListen" },
+  { to: "/watch", labelKey: "common.navWatch" },
+  { to: "/news", labelKey: "common.navNews" },
+  { to: "/chartcontent", labelKey: "common.navChart" },
+  { to: "/CrewSpin", labelKey: "common.navCrew" },
+  { to: "/events", labelKey: "common.navEvents" },
 ] as const;
 
 /** The admin area's pages, shown in the header's ADMIN strip while an admin session is open. */
 export const adminLinks = [
-  { to: "/dashboard-admin", label: "DASHBOARD" },
-  { to: "/chartcontentadmin", label: "CHART" },
-  { to: "/CrewAdmin", label: "CREW" },
-  { to: "/eventsAdmin", label: "EVENTS" },
-  { to: "/schedule-admin", label: "SCHEDULE" },
-  { to: "/cardlistmoreadmin", label: "PODCAST CARDS" },
-  { to: "/episodes-admin", label: "EPISODES" },
-  { to: "/recordings-admin", label: "RECORDINGS" },
+  { to: "/dashboard-admin", labelKey: "common.adminNavDashboard" },
+  { to: "/chartcontentadmin", labelKey: "common.adminNavChart" },
+  { to: "/CrewAdmin", labelKey: "common.adminNavCrew" },
+  { to: "/eventsAdmin", labelKey: "common.adminNavEvents" },
+  { to: "/schedule-admin", labelKey: "common.adminNavSchedule" },
+  { to: "/cardlistmoreadmin", labelKey: "common.adminNavPodcastCards" },
+  { to: "/episodes-admin", labelKey: "common.adminNavEpisodes" },
+  { to: "/recordings-admin", labelKey: "common.adminNavRecordings" },
 ] as const;
 
 /** Where the admin PIN lands without a (valid) page to return to. */
