@@ -261,7 +261,13 @@ export function PlayerBar({
             ) : (
               // Without JavaScript the browser's own player tunes in (before hydration it only holds the place).
               <noscript>
-                <audio className="live-player__fallback" controls preload="none" src={STREAM_PATH} aria-label={t("player.liveStream", { station: station.name })} />
+                <audio
+                  className="live-player__fallback"
+                  controls
+                  preload="none"
+                  src={STREAM_PATH}
+                  aria-label={t("player.liveStream", { station: station.name })}
+                />
               </noscript>
             )}
           </>

@@ -18,7 +18,11 @@ import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data
-    ? [{ title: `${data.episode.title} · ${data.stationName}` }, { name: "description", content: data.episode.description }, ...episodeShareMeta(data.share, metaTranslator(matches).t)]
+    ? [
+        { title: `${data.episode.title} · ${data.stationName}` },
+        { name: "description", content: data.episode.description },
+        ...episodeShareMeta(data.share, metaTranslator(matches).t),
+      ]
     : [{ title: metaTranslator(matches).t("podcast.episodeNotFound") }];
 
 export async function loader({ params, request }: LoaderFunctionArgs) {

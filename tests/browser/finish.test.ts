@@ -190,7 +190,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
 
     // The event form marks each missing field, not only the general alert (the spec's Indonesian one:
     // the page is asked for in Indonesian with the `lang` cookie, "id" encoded).
-    await page.context().addCookies([{ name: "lang", value: "ImlkIg%3D%3D", url: server.url }]);
+    await page.context().addCookies([{ name: "lang", value: "id", url: server.url }]);
     await page.goto(`${server.url}/eventsAdmin`);
     const event = page.locator('form[aria-label="Unggah event"]');
     await event.getByLabel("Nama").fill("Malam Akustik");
@@ -204,7 +204,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
   it.each(["dark", "light"] as const)("passes axe with status messages and errors visible (%s theme)", async (theme) => {
     const page = await open({ theme, asAdmin: true });
     // The spec's Indonesian message: the page is asked for in Indonesian (the `lang` cookie, "id" encoded).
-    await page.context().addCookies([{ name: "lang", value: "ImlkIg%3D%3D", url: server.url }]);
+    await page.context().addCookies([{ name: "lang", value: "id", url: server.url }]);
     await page.goto(`${server.url}/eventsAdmin`);
     await hydrated(page);
     const event = page.locator('form[aria-label="Unggah event"]');
@@ -212,7 +212,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
     await event.getByText("Lengkapi semua data sebelum mengunggah.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     // Back to English for the rest ("en" encoded).
-    await page.context().addCookies([{ name: "lang", value: "ImVuIg%3D%3D", url: server.url }]);
+    await page.context().addCookies([{ name: "lang", value: "en", url: server.url }]);
 
     await page.goto(`${server.url}/chartcontentadmin`);
     const form = page.locator('form[aria-label="Add an embed"]');
