@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     language,
     catalogUrl: catalogUrl(language),
     alternates: languageAlternates(origin, request),
-    station: getStationIdentity(),
+    station: getStationIdentity(language),
     nowPlaying: getNowPlaying(),
     // Not worth an error page: without the programme the bar simply shows no show.
     onAir: await getBarOnAir(new Date()).catch((): BarOnAir => ({ now: null, next: null })),

@@ -23,6 +23,7 @@ import { ensurePins } from "~/models/pins.server";
 import { sweepOrphans } from "~/models/orphans.server";
 import { sweepTempFiles } from "~/services/temp-files.server";
 import { isSeeded, SEED_DIR, seedStation } from "~/models/seed.server";
+import { getStationIdentity } from "~/models/station.server";
 import { startListeningCopyQueue } from "~/models/listening-copies.server";
 import { createLiveRecorder } from "~/models/rewind.server";
 import { startShowArchiver } from "~/models/show-archive.server";
@@ -187,7 +188,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     const streamUrl = config.streamUrl;
     app.get("/stream/live", (_req, res) => res.set("Cache-Control", "no-store").redirect(302, streamUrl));
   } else {
-    demo = await createDemoStream(SEED_DIR, { stationName: config.station.name, stationDescription: config.station.tagline });
+    const station = getStationIdentity();
+    demo = await createDemoStream(SEED_DIR, { stationName: station.name, stationDescription: station.tagline });
     setSingleton("demoStream", demo);
     app.get("/stream/live", demo.handle);
   }

@@ -248,8 +248,8 @@ describe.each([
     const keys = await storageKeys();
     // The main image is written, then a resized copy fails: the half-written upload is taken back.
     setStorage(failingStorage(real, { put: (key) => /-w640\.webp$/.test(key) }));
-    await expect(replaceSiteImage("jumbotron", await testImage("#123123", 1600, 900), SYSTEM_ACTOR)).rejects.toThrow(/could not be saved/);
-    await expect(addCrewImage(await testImage("#321321", 1200, 1600), SYSTEM_ACTOR)).rejects.toThrow(/could not be saved/);
+    await expect(replaceSiteImage("jumbotron", await testImage("#123123", 1600, 900), SYSTEM_ACTOR)).rejects.toThrow(/forms\.storageUnavailable/);
+    await expect(addCrewImage(await testImage("#321321", 1200, 1600), SYSTEM_ACTOR)).rejects.toThrow(/forms\.storageUnavailable/);
     setStorage(real);
     expect(await databaseState()).toEqual(before);
     expect(await storageKeys()).toEqual(keys);

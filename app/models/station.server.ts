@@ -1,14 +1,22 @@
+import { serverI18n } from "~/i18n/catalogs.server";
+import type { Language } from "~/i18n/languages";
+import { translator } from "~/i18n/translate";
 import { getConfig, type StationIdentity } from "~/services/config.server";
 import { stationIconUrl } from "~/utils/station-icon";
 
-/** Who the station is: name, tagline, colours and links shown across the site. */
-export function getStationIdentity(): StationIdentity {
-  return getConfig().station;
+/**
+ * Who the station is: name, tagline, colours and links shown across the site. The operator's
+ * STATION_TAGLINE stays as written; without one, our default tagline is said in `language`
+ * (the station's own language for documents everyone shares: feeds, calendars, the manifest).
+ */
+export function getStationIdentity(language: Language = getConfig().stationLanguage): StationIdentity {
+  const { station } = getConfig();
+  return { ...station, tagline: station.tagline ?? translator(serverI18n(language)).t("common.defaultTagline") };
 }
 
 /** The web app manifest: installable with the station's own name, colours and icon. */
-export function webAppManifest() {
-  const station = getStationIdentity();
+export function webAppManifest(language: Language) {
+  const station = getStationIdentity(language);
   const icon = stationIconUrl(station);
   const isSvg = icon.endsWith(".svg");
   return {

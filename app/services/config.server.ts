@@ -26,6 +26,9 @@ export interface StationIdentity {
   socialLinks: { label: string; url: string }[];
 }
 
+/** The station as configured: without STATION_TAGLINE the tagline is ours, said in each reader's language. */
+export type StationSettings = Omit<StationIdentity, "tagline"> & { tagline: string | null };
+
 export interface AppConfig {
   production: boolean;
   port: number;
@@ -62,7 +65,7 @@ export interface AppConfig {
   seedContent: boolean;
   /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
   embedAllowedHosts: string[];
-  station: StationIdentity;
+  station: StationSettings;
   /** The least severe log lines written (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
 }
@@ -202,7 +205,7 @@ function stationEmail(env: Env): string | null {
   return value;
 }
 
-function station(env: Env): StationIdentity {
+function station(env: Env): StationSettings {
   const accentColor = text(env, "STATION_ACCENT_COLOR") ?? "#ff3d6e";
   if (!/^#[0-9a-fA-F]{6}$/.test(accentColor)) {
     throw new ConfigError(`STATION_ACCENT_COLOR must be a colour like #ff3d6e (got "${accentColor}")`);
@@ -221,7 +224,7 @@ function station(env: Env): StationIdentity {
     });
   return {
     name: text(env, "STATION_NAME") ?? "SPIN RADIO",
-    tagline: text(env, "STATION_TAGLINE") ?? "Live from campus, all day long",
+    tagline: text(env, "STATION_TAGLINE"),
     accentColor: accentColor.toLowerCase(),
     logoUrl: urlSetting(env, "STATION_LOGO_URL"),
     email: stationEmail(env),

@@ -84,7 +84,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
 
   async function hydrated(page: Page) {
     await page
-      .getByRole("button", { name: /Play the live stream/ })
+      .getByRole("button", { name: /Play the live stream|Putar siaran langsung/ })
       .and(page.locator(":enabled"))
       .waitFor();
   }

@@ -36,9 +36,9 @@ const SPEC_STRINGS = [
 ];
 const INDONESIAN_SPEC_STRINGS = ["Lengkapi semua data sebelum mengunggah.", "Event berhasil diunggah!", "Belum ada event yang diunggah."];
 
-// Everyday words of one language that the other never uses.
+// Everyday words of one language that the other never uses ("episode" and "podcast" are both).
 const ENGLISH_WORDS =
-  /\b(the|and|your|you|with|from|this|that|there|here|not|yet|no|play|pause|sign in|loading|next|previous|back to|upload|delete|save|edit|cancel|close|search|schedule|history|show|shows|episodes?|listen to|live stream|on air|off the air|today|tomorrow|minutes?|hours?|days?|name|date|time)\b/i;
+  /\b(the|and|your|you|with|from|this|that|there|here|not|yet|no|play|pause|sign in|loading|next|previous|back to|upload|delete|save|edit|cancel|close|search|schedule|history|show|shows|episodes|listen to|live stream|on air|off the air|today|tomorrow|minutes?|hours?|days?|name|date|time)\b/i;
 const INDONESIAN_WORDS =
   /\b(yang|dan|untuk|dengan|belum|sudah|tidak|sedang|semua|dari|ini|itu|atau|akan|bisa|kembali|putar|jeda|dengarkan|masuk|keluar|simpan|hapus|unggah|acara|jadwal|siaran|langsung|hari|jam|menit|minggu|sekarang|lihat|tutup|cari|nama|tanggal|waktu)\b/i;
 
@@ -104,11 +104,11 @@ function withoutStrings(text: string, strings: string[]): string {
   return rest;
 }
 
-/** The lines of `text` holding a word of the other language (empty when the page is clean). */
+/** The lines of `text` holding a word of the other language (empty when the page is clean). Paths such as /shows/… are addresses, not words. */
 function foreignLines(text: string, foreign: RegExp): string[] {
   return text
     .split(/\n+/)
-    .map((line) => line.trim())
+    .map((line) => line.replace(/(^|\s)\/[^\s]*/g, " ").trim())
     .filter((line) => foreign.test(line));
 }
 
