@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 import type { Translator } from "~/i18n/translate";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
@@ -67,7 +68,7 @@ export async function replaceCrewImage(key: string, image: Buffer, actor: AdminA
   const upload = await uploadImage(image, "crew");
   await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
-    if (!previous) throw new UploadError(`The crew image ${key} no longer exists.`);
+    if (!previous) throw new UploadError(keyedMessage("admin.crewImageGone", { key }));
     await tx.crewImage.update({ where: { key }, data: { imageId: file!.id } });
     await logActivity(tx, actor, "crew-image.replaced", `Replaced crew image ${key}`);
     return { result: null, replaced: [previous.image] };
@@ -96,7 +97,7 @@ export async function addCrewImage(image: Buffer, actor: AdminActor): Promise<st
 export async function deleteCrewImage(key: string, actor: AdminActor) {
   await commitFileChange(null, async (tx) => {
     const removed = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
-    if (!removed) throw new UploadError(`The crew image ${key} no longer exists.`);
+    if (!removed) throw new UploadError(keyedMessage("admin.crewImageGone", { key }));
     await tx.crewImage.delete({ where: { key } });
     await logActivity(tx, actor, "crew-image.deleted", `Deleted crew image ${key}`);
     return { result: null, replaced: [removed.image] };

@@ -1,4 +1,5 @@
 import { Prisma } from "~/generated/prisma/client";
+import type { MessageKey } from "~/i18n/keys";
 import { db } from "~/services/db.server";
 
 export interface EpisodeProgressValue {
@@ -15,7 +16,7 @@ export async function getEpisodeProgress(userId: string, episodeId: number): Pro
   return row ?? { positionSeconds: 0, played: false };
 }
 
-export type SaveProgressResult = { status: "saved" } | { status: "invalid"; message: string } | { status: "not-found" };
+export type SaveProgressResult = { status: "saved" } | { status: "invalid"; message: MessageKey } | { status: "not-found" };
 
 /**
  * Stores the listener's place in a published episode. The position must lie
@@ -25,8 +26,8 @@ export type SaveProgressResult = { status: "saved" } | { status: "invalid"; mess
 export async function saveEpisodeProgress(userId: string, episodeId: number, form: FormData): Promise<SaveProgressResult> {
   const positionText = String(form.get("positionSeconds") ?? "");
   const playedText = String(form.get("played") ?? "false");
-  if (!/^\d{1,7}$/.test(positionText)) return { status: "invalid", message: "positionSeconds must be a whole number of seconds" };
-  if (playedText !== "true" && playedText !== "false") return { status: "invalid", message: 'played must be "true" or "false"' };
+  if (!/^\d{1,7}$/.test(positionText)) return { status: "invalid", message: "podcast.progressPositionInvalid" };
+  if (playedText !== "true" && playedText !== "false") return { status: "invalid", message: "podcast.progressPlayedInvalid" };
   const episode = await db().podcastEpisode.findFirst({
     where: { id: episodeId, publishedAt: { lte: new Date() } },
     select: { durationSeconds: true },
@@ -35,7 +36,7 @@ export async function saveEpisodeProgress(userId: string, episodeId: number, for
   const positionSeconds = Number(positionText);
   // The stored duration is rounded and may be unknown (0): allow a little past it.
   if (episode.durationSeconds > 0 && positionSeconds > episode.durationSeconds + 5) {
-    return { status: "invalid", message: "positionSeconds is past the end of the episode" };
+    return { status: "invalid", message: "podcast.progressPastEnd" };
   }
   const played = playedText === "true";
   const key = { userId_episodeId: { userId, episodeId } };

@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 import { canonicalOrigin } from "./site-origin.server";
 import { randomUUID } from "node:crypto";
 import { getConfig } from "~/services/config.server";
@@ -122,7 +123,7 @@ export class StationEmailError extends Error {
 export async function saveStationEmail(text: string, actor: AdminActor): Promise<string> {
   const email = text.trim();
   if (!EMAIL_PATTERN.test(email))
-    throw new StationEmailError("Type an email address such as radio@example.org: podcast directories send ownership checks there.");
+    throw new StationEmailError(keyedMessage("admin.stationEmailInvalid"));
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: EMAIL_KEY }, create: { key: EMAIL_KEY, value: email }, update: { value: email } });
     await logActivity(tx, actor, "station.email", `Set the podcast owner email ${email}`);

@@ -122,7 +122,7 @@ export async function uploadTranscript(input: Buffer, folder: string): Promise<U
   try {
     format = parseTranscript(text).format;
   } catch (error) {
-    if (error instanceof TranscriptError) throw new UploadError(keyedMessage("forms.transcriptUnreadable", { detail: error.message }));
+    if (error instanceof TranscriptError) throw new UploadError(error.message);
     throw error;
   }
   const checksum = sha256(input);

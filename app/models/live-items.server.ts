@@ -1,3 +1,6 @@
+import { serverI18n } from "~/i18n/catalogs.server";
+import { translator } from "~/i18n/translate";
+import { getConfig } from "~/services/config.server";
 import { uuidV5, type PodcastLiveItem } from "~/services/feeds.server";
 import { listAirings } from "./schedule.server";
 
@@ -22,13 +25,15 @@ export async function podcastLiveItems(baseUrl: string, now = new Date()): Promi
     ...(live ? [{ airing: live, status: "live" as const }] : []),
     ...(pending ? [{ airing: pending, status: "pending" as const }] : []),
   ];
+  // The feed is one document for every reader: its words are in the station's language.
+  const { t } = translator(serverI18n(getConfig().stationLanguage));
   return chosen.map(({ airing, status }) => ({
     guid: uuidV5(`${airing.slotId}@${airing.start.toISOString()}`, LIVE_ITEM_NAMESPACE),
     status,
     start: airing.start,
     end: airing.end,
     title: airing.name,
-    description: `${airing.name}, live on the station.`,
+    description: t("podcast.liveItemDescription", { show: airing.name }),
     streamUrl: `${baseUrl}/stream/live`,
     link: `${baseUrl}/listen`,
   }));

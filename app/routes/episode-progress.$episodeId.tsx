@@ -31,6 +31,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!user) return refusal(request, "podcast.progressSignIn", 401);
   const result = await saveEpisodeProgress(user.id, episodeId, await request.formData());
   if (result.status === "not-found") return refusal(request, "podcast.noSuchEpisode", 404);
-  if (result.status === "invalid") return new Response(result.message, { status: 400, headers: noStore });
+  if (result.status === "invalid") return refusal(request, result.message, 400);
   return new Response(null, { status: 204, headers: noStore });
 }

@@ -52,7 +52,7 @@ export default function History() {
   return (
     <div className="container history-page">
       <h1 className="page-title">{t("schedule.historyTitle")}</h1>
-      <p className="muted">{t("schedule.historyIntro", { zone, abbreviation: zoneAbbreviation(new Date(), zone) })}</p>
+      <p className="muted">{t("schedule.historyIntro", { zone, abbreviation: zoneAbbreviation(new Date(), zone, locale) })}</p>
       <Form method="get" className="history-search" role="search">
         <div>
           <label htmlFor="history-q">{t("schedule.titleOrArtist")}</label>
@@ -79,7 +79,7 @@ export default function History() {
               {day.songs.map((song) => (
                 <li key={song.id} className="song-list__item">
                   <time className="song-list__time" dateTime={song.playedAt}>
-                    {timeIn(song.playedAt, zone)}
+                    {timeIn(song.playedAt, zone, locale)}
                   </time>
                   <span className="song-list__title">{song.title}</span>
                   {song.artist && <span className="song-list__artist">{song.artist}</span>}

@@ -346,7 +346,7 @@ export default function ScheduleAdmin() {
             const label = t("schedule.airingLabel", {
               show: airing.name,
               day: dayLabel(airing.start, stationTimeZone, locale),
-              time: timeIn(airing.start, stationTimeZone),
+              time: timeIn(airing.start, stationTimeZone, locale),
             });
             const key = `${airing.slotId}-${airing.originalStart}`;
             return (
@@ -405,7 +405,7 @@ export default function ScheduleAdmin() {
                 }
               >
                 <p className="caption">
-                  {dayLabel(airing.start, stationTimeZone, locale)} · {timeIn(airing.start, stationTimeZone)}–{timeIn(airing.end, stationTimeZone)}
+                  {dayLabel(airing.start, stationTimeZone, locale)} · {timeIn(airing.start, stationTimeZone, locale)}–{timeIn(airing.end, stationTimeZone, locale)}
                   {airing.moved && ` ${t("schedule.movedFrom", { start: airing.originalStart.replace("T", " ") })}`}
                 </p>
               </AdminListItem>

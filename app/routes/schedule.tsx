@@ -104,7 +104,7 @@ export default function Schedule() {
   const todayKey = dayKeyAt(now, zone);
   const zoneParam = searchParams.get("tz");
   const weekLink = (week: number) => `?${new URLSearchParams({ ...(week ? { week: String(week) } : {}), ...(zoneParam ? { tz: zoneParam } : {}) })}`;
-  const sameZone = zoneAbbreviation(now, zone) === zoneAbbreviation(now, data.stationTimeZone) && timeIn(now, zone) === timeIn(now, data.stationTimeZone);
+  const sameZone = zoneAbbreviation(now, zone, locale) === zoneAbbreviation(now, data.stationTimeZone, locale) && timeIn(now, zone, locale) === timeIn(now, data.stationTimeZone, locale);
 
   return (
     <div className="container schedule-page">
@@ -113,7 +113,7 @@ export default function Schedule() {
         <p className="muted">
           <Message
             id="schedule.timesIn"
-            values={{ zone, abbreviation: zoneAbbreviation(now, zone), stationZone: data.stationTimeZone }}
+            values={{ zone, abbreviation: zoneAbbreviation(now, zone, locale), stationZone: data.stationTimeZone }}
             components={{ 0: <strong data-testid="listener-zone" /> }}
           />
         </p>
@@ -183,14 +183,14 @@ export default function Schedule() {
                     >
                       {show.artwork && <img className="airing__art" src={show.artwork} alt="" width={48} height={48} loading="lazy" />}
                       <p className="airing__time">
-                        <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone)}</time>
+                        <time dateTime={airing.start}>{timeIn(airing.start, zone, locale)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone, locale)}</time>
                         {!sameZone && (
                           <span className="airing__station-time">
                             {" "}
                             {t("schedule.stationTime", {
-                              start: timeIn(airing.start, data.stationTimeZone),
-                              end: timeIn(airing.end, data.stationTimeZone),
-                              zone: zoneAbbreviation(airing.start, data.stationTimeZone),
+                              start: timeIn(airing.start, data.stationTimeZone, locale),
+                              end: timeIn(airing.end, data.stationTimeZone, locale),
+                              zone: zoneAbbreviation(airing.start, data.stationTimeZone, locale),
                             })}
                           </span>
                         )}

@@ -121,8 +121,8 @@ export default function ShowPage() {
             {airings.map((airing) => (
               <li key={`${airing.slotId}-${airing.originalStart}`} className="airing" style={{ borderColor: show.colour }}>
                 <p className="airing__time">
-                  {dayLabel(airing.start, zone, locale)} · <time dateTime={airing.start}>{timeIn(airing.start, zone)}</time>–
-                  <time dateTime={airing.end}>{timeIn(airing.end, zone)}</time> {zoneAbbreviation(airing.start, zone)}
+                  {dayLabel(airing.start, zone, locale)} · <time dateTime={airing.start}>{timeIn(airing.start, zone, locale)}</time>–
+                  <time dateTime={airing.end}>{timeIn(airing.end, zone, locale)}</time> {zoneAbbreviation(airing.start, zone, locale)}
                   {airing.moved && <span className="airing__note">{t("schedule.moved")}</span>}
                 </p>
               </li>

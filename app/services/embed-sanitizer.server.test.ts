@@ -1,8 +1,16 @@
+import { serverI18n } from "~/i18n/catalogs.server";
+import { translateMessage } from "~/i18n/keyed";
+import { translator } from "~/i18n/translate";
 import { ConfigError, DEFAULT_EMBED_ALLOWED_HOSTS, loadConfig } from "~/services/config.server";
 import { EMBED_SANDBOX, isAllowedEmbedHost, sanitizeEmbed } from "~/services/embed-sanitizer.server";
 
 const hosts = DEFAULT_EMBED_ALLOWED_HOSTS;
-const check = (code: string, allowList = hosts) => sanitizeEmbed(code, allowList);
+// Refusals are keyed messages (translated for the admin by the route); read here as an English admin would.
+const english = translator(serverI18n("en")).t;
+const check = (code: string, allowList = hosts) => {
+  const result = sanitizeEmbed(code, allowList);
+  return result.ok ? result : { ...result, error: translateMessage(result.error, english) };
+};
 
 describe("sanitizeEmbed", () => {
   it("keeps a Spotify player, rebuilt from safe attributes only and sandboxed", () => {

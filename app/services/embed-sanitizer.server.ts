@@ -1,3 +1,7 @@
+import { serverI18n } from "~/i18n/catalogs.server";
+import { keyedMessage } from "~/i18n/keyed";
+import type { MessageKey, MessageValues } from "~/i18n/keys";
+import { translator } from "~/i18n/translate";
 import { getConfig } from "./config.server";
 
 /** What a chart embed is rendered from: only these attributes ever reach the page. */
@@ -65,11 +69,9 @@ function allowedHostsText(allowList: string[]): string {
   return allowList.map((host) => host.replace(/^\*\./, "")).join(", ");
 }
 
-function refuse(allowList: string[], reason: string): EmbedCheck {
-  return {
-    ok: false,
-    error: `${reason} Only a single <iframe> player with an https address from ${allowedHostsText(allowList)} is accepted.`,
-  };
+/** A refusal as a keyed message (the route says it in the admin's language), each one ending with what is accepted. */
+function refuse(allowList: string[], reason: MessageKey, values: MessageValues = {}): EmbedCheck {
+  return { ok: false, error: keyedMessage(reason, { ...values, hosts: allowedHostsText(allowList) }) };
 }
 
 function canonicalCode(a: EmbedAttributes): string {
@@ -89,23 +91,23 @@ function canonicalCode(a: EmbedAttributes): string {
  */
 export function sanitizeEmbed(input: string, allowList: string[] = getConfig().embedAllowedHosts): EmbedCheck {
   const code = input.trim();
-  if (code.length > MAX_CODE_LENGTH) return refuse(allowList, "That embed code is too long.");
+  if (code.length > MAX_CODE_LENGTH) return refuse(allowList, "chart.embedTooLong");
   const tag = IFRAME.exec(code);
-  if (!tag) return refuse(allowList, "That is not a single <iframe> embed.");
+  if (!tag) return refuse(allowList, "chart.embedNotIframe");
   const attributes = parseAttributes(tag[1] ?? "");
-  if (!attributes) return refuse(allowList, "The <iframe> tag could not be read.");
+  if (!attributes) return refuse(allowList, "chart.embedUnreadable");
   const rawSrc = attributes.get("src");
-  if (!rawSrc) return refuse(allowList, "The <iframe> has no src address.");
+  if (!rawSrc) return refuse(allowList, "chart.embedNoSrc");
   let url: URL;
   try {
     url = new URL(rawSrc);
   } catch {
-    return refuse(allowList, "The <iframe> src is not a valid address.");
+    return refuse(allowList, "chart.embedBadSrc");
   }
-  if (url.protocol !== "https:") return refuse(allowList, "The player address must start with https://.");
-  if (url.username || url.password || url.port) return refuse(allowList, "The player address must not carry a user name, password or port.");
+  if (url.protocol !== "https:") return refuse(allowList, "chart.embedNotHttps");
+  if (url.username || url.password || url.port) return refuse(allowList, "chart.embedCredentials");
   if (!isAllowedEmbedHost(url.hostname, allowList)) {
-    return refuse(allowList, `Players from ${url.hostname} are not allowed.`);
+    return refuse(allowList, "chart.embedHostNotAllowed", { host: url.hostname });
   }
   const size = (name: string) => {
     const value = attributes.get(name)?.trim();
@@ -118,7 +120,8 @@ export function sanitizeEmbed(input: string, allowList: string[] = getConfig().e
   const title = (attributes.get("title") ?? "").replace(/\s+/g, " ").trim().slice(0, 200);
   const clean: EmbedAttributes = {
     src: url.toString(),
-    title: title || `Player from ${url.hostname}`,
+    // Stored with the code, so said once, in the station's language.
+    title: title || translator(serverI18n(getConfig().stationLanguage)).t("chart.embedDefaultTitle", { host: url.hostname }),
     width: size("width"),
     height: size("height"),
     allow: allow.length > 0 ? [...new Set(allow)].join("; ") : null,

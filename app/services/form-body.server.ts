@@ -1,8 +1,9 @@
 import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import { serverI18n } from "~/i18n/catalogs.server";
+import type { MessageKey, MessageValues } from "~/i18n/keys";
+import { resolveLanguage } from "~/i18n/language.server";
+import { translator } from "~/i18n/translate";
 import { formatBytes } from "./uploads.server";
-
-/** What a listener sees when a post is not a form at all (sent as JSON, or cut off on the way). */
-export const FORM_UNREADABLE = "The form could not be read: it arrived incomplete or was not a form. Please send it again.";
 
 export interface FormLimits {
   /** Bytes of the whole body. */
@@ -20,14 +21,24 @@ export const PUBLIC_FORM_LIMITS: FormLimits = { maxBytes: 2 * 1024 * 1024, maxFi
 
 const plain = { "Content-Type": "text/plain; charset=utf-8" };
 
-export function formTooLarge(limits: FormLimits): Response {
-  return new Response(
-    `The form is too large: at most ${limits.maxFields} fields and ${formatBytes(limits.maxBytes)} in all (${formatBytes(limits.maxFieldBytes)} per field). Nothing was changed.`,
-    { status: 413, headers: plain },
-  );
+/**
+ * A refusal in the reader's language. Only the cookie and Accept-Language decide it (not the
+ * account): a body being refused is not worth a database read.
+ */
+async function refusal(request: Request, status: number, key: MessageKey, values?: MessageValues): Promise<Response> {
+  const { t } = translator(serverI18n(await resolveLanguage(request)));
+  return new Response(t(key, values), { status, headers: plain });
 }
 
-const unreadable = () => new Response(FORM_UNREADABLE, { status: 400, headers: plain });
+const formTooLarge = (request: Request, limits: FormLimits) =>
+  refusal(request, 413, "forms.formTooLarge", {
+    fields: limits.maxFields,
+    total: formatBytes(limits.maxBytes),
+    perField: formatBytes(limits.maxFieldBytes),
+  });
+
+/** When a post is not a form at all (sent as JSON, or cut off on the way). */
+const unreadable = (request: Request) => refusal(request, 400, "forms.formUnreadable");
 
 /**
  * Reads an application/x-www-form-urlencoded body as it streams in, counting
@@ -53,9 +64,9 @@ export async function readUrlEncoded(request: Request, limits: FormLimits): Prom
       else chunks.push(Buffer.from(value));
     }
   }
-  if (over) throw formTooLarge(limits);
+  if (over) throw await formTooLarge(request, limits);
   const fields = [...new URLSearchParams(Buffer.concat(chunks).toString("utf8"))];
-  if (fields.length > limits.maxFields || fields.some(([, value]) => Buffer.byteLength(value) > limits.maxFieldBytes)) throw formTooLarge(limits);
+  if (fields.length > limits.maxFields || fields.some(([, value]) => Buffer.byteLength(value) > limits.maxFieldBytes)) throw await formTooLarge(request, limits);
   return fields;
 }
 
@@ -86,7 +97,7 @@ export async function readForm(request: Request, limits: FormLimits = PUBLIC_FOR
     for (const [name, value] of await readUrlEncoded(request, limits)) form.append(name, value);
     return form;
   }
-  if (!type.startsWith("multipart/form-data")) throw unreadable();
+  if (!type.startsWith("multipart/form-data")) throw await unreadable(request);
   let parts = 0;
   let over = false;
   try {
@@ -97,8 +108,8 @@ export async function readForm(request: Request, limits: FormLimits = PUBLIC_FOR
       return undefined;
     });
   } catch {
-    throw unreadable();
+    throw await unreadable(request);
   }
-  if (over) throw formTooLarge(limits);
+  if (over) throw await formTooLarge(request, limits);
   return form;
 }

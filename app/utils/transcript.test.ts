@@ -19,13 +19,13 @@ describe("transcripts", () => {
   });
 
   it.each([
-    ["", "no cues"],
-    ["WEBVTT\n", "no cues"],
-    ["WEBVTT\n\n00:00:02.000 --> 00:00:01.000\nback\n", "not a valid timing"],
-    ["WEBVTT\n\n00:00:61.000 --> 00:01:02.000\nx\n", "not a valid timing"],
-    ["WEBVTT\n\njust text\n", "expected a timing line"],
-    ["1\n00:00:01.000 -> 00:00:02.000\nx\n", "expected a timing line"],
-    ["hello\n00:00:01,000 --> 00:00:02,000\nx\n", "starts with its number"],
+    ["", "transcriptNoCues"],
+    ["WEBVTT\n", "transcriptNoCues"],
+    ["WEBVTT\n\n00:00:02.000 --> 00:00:01.000\nback\n", "transcriptTimingInvalid"],
+    ["WEBVTT\n\n00:00:61.000 --> 00:01:02.000\nx\n", "transcriptTimingInvalid"],
+    ["WEBVTT\n\njust text\n", "transcriptTimingExpected"],
+    ["1\n00:00:01.000 -> 00:00:02.000\nx\n", "transcriptTimingExpected"],
+    ["hello\n00:00:01,000 --> 00:00:02,000\nx\n", "transcriptSrtNumber"],
   ])("refuses %j", (text, message) => {
     expect(() => parseTranscript(text)).toThrow(TranscriptError);
     expect(() => parseTranscript(text)).toThrow(message);
@@ -41,20 +41,20 @@ describe("chapters", () => {
   });
 
   it.each([
-    ["nope", "not valid JSON"],
-    ['"text"', "must be a list"],
-    ["[1]", "must be an object"],
-    ['[{"startTime":"0","title":"a"}]', "startTime must be a number"],
-    ['[{"startTime":0,"title":""}]', "give it a title"],
-    ['[{"startTime":0,"title":"a","img":"data:image/png;base64,AAAA"}]', "img must be an http(s) address"],
-    ['[{"startTime":0,"title":"a","url":"javascript:alert(1)"}]', "url must be an http(s) address"],
-    ['[{"startTime":1e400,"title":"a"}]', "startTime must be a number"],
+    ["nope", "chaptersNotJson"],
+    ['"text"', "chaptersNotList"],
+    ["[1]", "chapterNotObject"],
+    ['[{"startTime":"0","title":"a"}]', "chapterStartInvalid"],
+    ['[{"startTime":0,"title":""}]', "chapterTitleInvalid"],
+    ['[{"startTime":0,"title":"a","img":"data:image/png;base64,AAAA"}]', "chapterImgInvalid"],
+    ['[{"startTime":0,"title":"a","url":"javascript:alert(1)"}]', "chapterUrlInvalid"],
+    ['[{"startTime":1e400,"title":"a"}]', "chapterStartInvalid"],
   ])("refuses %j", (json, message) => {
     expect(() => parseChapters(json)).toThrow(ChaptersError);
     expect(() => parseChapters(json)).toThrow(message);
   });
 
   it("refuses a chapter after the end of the episode", () => {
-    expect(() => parseChapters('[{"startTime":100,"title":"a"}]', 60)).toThrow("starts after the episode ends");
+    expect(() => parseChapters('[{"startTime":100,"title":"a"}]', 60)).toThrow("chapterAfterEnd");
   });
 });

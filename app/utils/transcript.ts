@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 /*
  * Transcripts (WebVTT or SRT) and Podcasting 2.0 JSON chapters: parsed the
  * same way on the server (to refuse a bad upload before it is stored) and in
@@ -60,19 +61,19 @@ export function parseTranscript(text: string): { format: TranscriptFormat; cues:
     const timingAt = block.findIndex((line) => line.includes("-->"));
     const expected = format === "srt" ? 1 : timingAt === 1 ? 1 : 0;
     if (format === "srt" && !/^\d+$/.test(block[0].trim())) {
-      throw new TranscriptError(`Line ${blockStart + 1}: an SRT cue starts with its number (a WebVTT file starts with the line WEBVTT).`);
+      throw new TranscriptError(keyedMessage("forms.transcriptSrtNumber", { line: blockStart + 1 }));
     }
-    if (timingAt !== expected) throw new TranscriptError(`Line ${blockStart + 1}: expected a timing line such as 00:00:01.000 --> 00:00:04.000.`);
+    if (timingAt !== expected) throw new TranscriptError(keyedMessage("forms.transcriptTimingExpected", { line: blockStart + 1 }));
     const [from, rest = ""] = block[timingAt].split("-->");
     const to = rest.trim().split(/\s+/)[0] ?? "";
     const start = seconds(from);
     const end = seconds(to);
     if (start === null || end === null || end < start) {
-      throw new TranscriptError(`Line ${blockStart + timingAt + 1}: "${block[timingAt].slice(0, 60)}" is not a valid timing (start --> end).`);
+      throw new TranscriptError(keyedMessage("forms.transcriptTimingInvalid", { line: blockStart + timingAt + 1, timing: block[timingAt].slice(0, 60) }));
     }
     cues.push({ start, end, text: plainCueText(block.slice(timingAt + 1)) });
   }
-  if (cues.length === 0) throw new TranscriptError("The transcript has no cues: upload a WebVTT (.vtt) or SRT (.srt) file with timed text.");
+  if (cues.length === 0) throw new TranscriptError(keyedMessage("forms.transcriptNoCues"));
   return { format, cues };
 }
 
@@ -110,24 +111,24 @@ export function parseChapters(json: string, durationSeconds?: number): Chapter[]
   try {
     value = JSON.parse(json);
   } catch {
-    throw new ChaptersError("The chapters are not valid JSON.");
+    throw new ChaptersError(keyedMessage("forms.chaptersNotJson"));
   }
   if (value && typeof value === "object" && !Array.isArray(value) && Array.isArray((value as { chapters?: unknown }).chapters)) {
     value = (value as { chapters: unknown[] }).chapters;
   }
-  if (!Array.isArray(value)) throw new ChaptersError("The chapters must be a list of { startTime, title } entries.");
-  if (value.length > MAX_CHAPTERS) throw new ChaptersError(`Keep to at most ${MAX_CHAPTERS} chapters.`);
+  if (!Array.isArray(value)) throw new ChaptersError(keyedMessage("forms.chaptersNotList"));
+  if (value.length > MAX_CHAPTERS) throw new ChaptersError(keyedMessage("forms.chaptersTooMany", { max: MAX_CHAPTERS }));
   const chapters = value.map((entry: unknown, index): Chapter => {
     const n = index + 1;
-    if (!entry || typeof entry !== "object") throw new ChaptersError(`Chapter ${n} must be an object with startTime and title.`);
+    if (!entry || typeof entry !== "object") throw new ChaptersError(keyedMessage("forms.chapterNotObject", { n }));
     const { startTime, title, img, url } = entry as Record<string, unknown>;
     if (typeof startTime !== "number" || !Number.isFinite(startTime) || startTime < 0)
-      throw new ChaptersError(`Chapter ${n}: startTime must be a number of seconds, 0 or more.`);
+      throw new ChaptersError(keyedMessage("forms.chapterStartInvalid", { n }));
     if (durationSeconds !== undefined && startTime > durationSeconds)
-      throw new ChaptersError(`Chapter ${n} starts after the episode ends (${Math.round(durationSeconds)} s).`);
-    if (typeof title !== "string" || !title.trim() || title.length > 200) throw new ChaptersError(`Chapter ${n}: give it a title of up to 200 characters.`);
-    if (img !== undefined && (typeof img !== "string" || !isHttpUrl(img))) throw new ChaptersError(`Chapter ${n}: img must be an http(s) address.`);
-    if (url !== undefined && (typeof url !== "string" || !isHttpUrl(url))) throw new ChaptersError(`Chapter ${n}: url must be an http(s) address.`);
+      throw new ChaptersError(keyedMessage("forms.chapterAfterEnd", { n, seconds: Math.round(durationSeconds) }));
+    if (typeof title !== "string" || !title.trim() || title.length > 200) throw new ChaptersError(keyedMessage("forms.chapterTitleInvalid", { n }));
+    if (img !== undefined && (typeof img !== "string" || !isHttpUrl(img))) throw new ChaptersError(keyedMessage("forms.chapterImgInvalid", { n }));
+    if (url !== undefined && (typeof url !== "string" || !isHttpUrl(url))) throw new ChaptersError(keyedMessage("forms.chapterUrlInvalid", { n }));
     return { startTime, title: title.trim(), ...(img ? { img } : {}), ...(url ? { url } : {}) };
   });
   return chapters.sort((a, b) => a.startTime - b.startTime);

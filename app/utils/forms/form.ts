@@ -2,8 +2,10 @@
 // import and the lint's layer rules already keep server code out of it; a route's fields and its
 // model's checks read the same schema from here. Only admin, register and login bundles import it.
 import * as z from "zod";
-import type { MessageKey, MessageValues } from "~/i18n/keys";
+import { translateMessage } from "~/i18n/keyed";
 import type { Translator } from "~/i18n/translate";
+
+export { keyedMessage, translateMessage } from "~/i18n/keyed";
 
 /** What every form check answers: the parsed value, or one message per refused field. */
 export type FormResult<T> = { ok: true; value: T } | { ok: false; message: string; errors: Record<string, string> };
@@ -59,29 +61,6 @@ export function fieldConstraints<T extends z.ZodRawShape>(schema: z.ZodObject<T>
 /** A text field as a form post sends it: an absent field is empty. */
 export function text<T extends z.ZodTypeAny>(schema: T) {
   return z.preprocess((value) => value ?? "", schema);
-}
-
-// Messages travel as text through FormResults, AdminResults and Errors' messages, written where no
-// reader's language is known (schemas, models). So they are message keys, with their values when they
-// have some, and the route translates them for the reader at the end.
-const KEYED = /^([a-z]+\.[A-Za-z0-9]+)(?: (\{.*\}))?$/s;
-
-/** A message key and its values as one text ("forms.imageTooLarge {\"limit\":\"10 MB\"}"), for translateMessage. */
-export function keyedMessage(key: MessageKey, values?: MessageValues): string {
-  return values ? `${key} ${JSON.stringify(values)}` : key;
-}
-
-/** A keyed message (see keyedMessage) in the translator's language; any other text stays as it is. */
-export function translateMessage(text: string, t: Translator["t"]): string {
-  const match = KEYED.exec(text);
-  if (!match) return text;
-  let values: MessageValues | undefined;
-  try {
-    values = match[2] ? (JSON.parse(match[2]) as MessageValues) : undefined;
-  } catch {
-    return text;
-  }
-  return t(match[1] as MessageKey, values);
 }
 
 /** A form's answer (a FormResult, an admin form's result) with its message and field errors translated. */
