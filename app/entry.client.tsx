@@ -1,5 +1,4 @@
-import { i18n } from "@lingui/core";
-import { I18nProvider } from "./i18n/translate";
+import { I18nProvider, type Catalog } from "./i18n/translate";
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
@@ -11,23 +10,24 @@ import { provideI18n } from "./i18n/meta";
  * it is here. Without it the server-rendered page still works, forms and links
  * included, as it does without JavaScript.
  */
-async function loadMessages(): Promise<void> {
-  const language = document.documentElement.lang;
+async function loadMessages(): Promise<Catalog> {
+  const language = document.documentElement.lang as Catalog["language"];
   const href = document.querySelector<HTMLLinkElement>("link[data-catalog]")?.href;
   if (!href) throw new Error("no message catalog linked");
   const response = await fetch(href);
   if (!response.ok) throw new Error(`message catalog: HTTP ${response.status}`);
-  i18n.loadAndActivate({ locale: language, messages: await response.json() });
-  provideI18n(i18n);
+  const catalog: Catalog = { language, messages: await response.json() };
+  provideI18n(catalog);
+  return catalog;
 }
 
 loadMessages().then(
-  () =>
+  (catalog) =>
     startTransition(() => {
       hydrateRoot(
         document,
         <StrictMode>
-          <I18nProvider value={i18n}>
+          <I18nProvider value={catalog}>
             <RemixBrowser />
           </I18nProvider>
         </StrictMode>,

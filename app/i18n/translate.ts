@@ -1,7 +1,13 @@
-import type { I18n } from "@lingui/core";
 import { createContext, useContext, useMemo } from "react";
+import { formatMessage, type CompiledMessage } from "./format-message";
 import type { MessageKey, MessageValues } from "./keys";
 import { intlLocale, type Language } from "./languages";
+
+/** One language's compiled messages (catalogs.server.ts builds them; the browser fetches its page's). */
+export interface Catalog {
+  language: Language;
+  messages: Record<string, CompiledMessage>;
+}
 
 export interface Translator {
   language: Language;
@@ -11,23 +17,22 @@ export interface Translator {
   t: (key: MessageKey, values?: MessageValues) => string;
 }
 
-/** A translator over one i18n instance: components get it from useT, server code from serverI18n. */
-export function translator(i18n: I18n): Translator {
-  const language = i18n.locale as Language;
-  return { language, locale: intlLocale(language), t: (key, values) => i18n._(key, values) };
+/** A translator over one catalog: components get it from useT, server code from serverI18n. A missing key reads as itself. */
+export function translator(catalog: Catalog): Translator {
+  const { language, messages } = catalog;
+  return { language, locale: intlLocale(language), t: (key, values) => formatMessage(messages[key] ?? key, language, values) };
 }
 
 /*
- * The page's i18n instance, for components. A plain context rather than @lingui/react's provider:
- * a page's language never changes while it is open (the switch reloads the document), so nothing
- * needs its change events, and /listen's JavaScript budget (issue 14) has no room for them.
+ * The page's catalog, for components. A page's language never changes while it is open (the
+ * switch reloads the document), so a plain context is all it takes.
  */
-const I18nContext = createContext<I18n | null>(null);
+const I18nContext = createContext<Catalog | null>(null);
 export const I18nProvider = I18nContext.Provider;
 
 /** The page's language and its messages, in a component. */
 export function useT(): Translator {
-  const i18n = useContext(I18nContext);
-  if (!i18n) throw new Error("useT outside I18nProvider (entry.client.tsx / entry.server.tsx)");
-  return useMemo(() => translator(i18n), [i18n]);
+  const catalog = useContext(I18nContext);
+  if (!catalog) throw new Error("useT outside I18nProvider (entry.client.tsx / entry.server.tsx)");
+  return useMemo(() => translator(catalog), [catalog]);
 }

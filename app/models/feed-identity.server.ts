@@ -122,8 +122,7 @@ export class StationEmailError extends Error {
 
 export async function saveStationEmail(text: string, actor: AdminActor): Promise<string> {
   const email = text.trim();
-  if (!EMAIL_PATTERN.test(email))
-    throw new StationEmailError(keyedMessage("admin.stationEmailInvalid"));
+  if (!EMAIL_PATTERN.test(email)) throw new StationEmailError(keyedMessage("admin.stationEmailInvalid"));
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: EMAIL_KEY }, create: { key: EMAIL_KEY, value: email }, update: { value: email } });
     await logActivity(tx, actor, "station.email", `Set the podcast owner email ${email}`);

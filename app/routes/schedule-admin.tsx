@@ -405,7 +405,8 @@ export default function ScheduleAdmin() {
                 }
               >
                 <p className="caption">
-                  {dayLabel(airing.start, stationTimeZone, locale)} · {timeIn(airing.start, stationTimeZone, locale)}–{timeIn(airing.end, stationTimeZone, locale)}
+                  {dayLabel(airing.start, stationTimeZone, locale)} · {timeIn(airing.start, stationTimeZone, locale)}–
+                  {timeIn(airing.end, stationTimeZone, locale)}
                   {airing.moved && ` ${t("schedule.movedFrom", { start: airing.originalStart.replace("T", " ") })}`}
                 </p>
               </AdminListItem>

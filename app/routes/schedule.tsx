@@ -104,7 +104,9 @@ export default function Schedule() {
   const todayKey = dayKeyAt(now, zone);
   const zoneParam = searchParams.get("tz");
   const weekLink = (week: number) => `?${new URLSearchParams({ ...(week ? { week: String(week) } : {}), ...(zoneParam ? { tz: zoneParam } : {}) })}`;
-  const sameZone = zoneAbbreviation(now, zone, locale) === zoneAbbreviation(now, data.stationTimeZone, locale) && timeIn(now, zone, locale) === timeIn(now, data.stationTimeZone, locale);
+  const sameZone =
+    zoneAbbreviation(now, zone, locale) === zoneAbbreviation(now, data.stationTimeZone, locale) &&
+    timeIn(now, zone, locale) === timeIn(now, data.stationTimeZone, locale);
 
   return (
     <div className="container schedule-page">
@@ -183,7 +185,8 @@ export default function Schedule() {
                     >
                       {show.artwork && <img className="airing__art" src={show.artwork} alt="" width={48} height={48} loading="lazy" />}
                       <p className="airing__time">
-                        <time dateTime={airing.start}>{timeIn(airing.start, zone, locale)}</time>–<time dateTime={airing.end}>{timeIn(airing.end, zone, locale)}</time>
+                        <time dateTime={airing.start}>{timeIn(airing.start, zone, locale)}</time>–
+                        <time dateTime={airing.end}>{timeIn(airing.end, zone, locale)}</time>
                         {!sameZone && (
                           <span className="airing__station-time">
                             {" "}

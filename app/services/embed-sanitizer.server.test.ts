@@ -22,7 +22,8 @@ describe("sanitizeEmbed", () => {
     expect(result.host).toBe("open.spotify.com");
     expect(result.attributes).toEqual({
       src: "https://open.spotify.com/embed/episode/7makk4oTQel546B0PZlDM5?utm_source=generator",
-      title: "Player from open.spotify.com",
+      // No title of its own: one in the station's language (STATION_LANGUAGE, by default Indonesian), stored with the code.
+      title: "Pemutar dari open.spotify.com",
       width: "100%",
       height: "152",
       allow: "autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture",

@@ -66,7 +66,8 @@ export async function readUrlEncoded(request: Request, limits: FormLimits): Prom
   }
   if (over) throw await formTooLarge(request, limits);
   const fields = [...new URLSearchParams(Buffer.concat(chunks).toString("utf8"))];
-  if (fields.length > limits.maxFields || fields.some(([, value]) => Buffer.byteLength(value) > limits.maxFieldBytes)) throw await formTooLarge(request, limits);
+  if (fields.length > limits.maxFields || fields.some(([, value]) => Buffer.byteLength(value) > limits.maxFieldBytes))
+    throw await formTooLarge(request, limits);
   return fields;
 }
 
