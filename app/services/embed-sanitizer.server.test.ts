@@ -30,7 +30,7 @@ describe("sanitizeEmbed", () => {
       allowFullScreen: true,
     });
     expect(result.code).toBe(
-      `<iframe src="https://open.spotify.com/embed/episode/7makk4oTQel546B0PZlDM5?utm_source=generator" title="Player from open.spotify.com" width="100%" height="152" allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture" allowfullscreen loading="lazy" sandbox="${EMBED_SANDBOX}" referrerpolicy="strict-origin-when-cross-origin"></iframe>`,
+      `<iframe src="https://open.spotify.com/embed/episode/7makk4oTQel546B0PZlDM5?utm_source=generator" title="Pemutar dari open.spotify.com" width="100%" height="152" allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture" allowfullscreen loading="lazy" sandbox="${EMBED_SANDBOX}" referrerpolicy="strict-origin-when-cross-origin"></iframe>`,
     );
     expect(result.code).not.toMatch(/style|onload|camera|geolocation|frameBorder/i);
   });
