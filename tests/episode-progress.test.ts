@@ -57,6 +57,13 @@ describe("episode progress for signed-in listeners", () => {
       expect(response.status).toBe(400);
       expect(await response.text()).toMatch(/positionSeconds|played/);
     }
+    // A flood of fields is refused while it arrives, like every other form.
+    const flood = await fetch(`${server.url}/episode-progress/${episode.id}`, {
+      method: "POST",
+      body: `positionSeconds=5&played=false&${"a=1&".repeat(3_000_000)}`,
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(flood.status).toBe(413);
     expect((await save(999_999, { positionSeconds: "5", played: "false" })).status).toBe(404);
     expect((await send("/episode-progress/abc")).status).toBe(404);
     expect((await save(episode.id, { positionSeconds: "5", played: "false" }, true)).status).toBe(401);

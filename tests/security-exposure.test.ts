@@ -191,4 +191,31 @@ describe("what anonymous callers can learn or cost", () => {
     expect((await fetch(`${server.url}/login`, { method: "POST", body: multipart })).status).toBe(413);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
+
+  it("refuses JSON bodies over their small limits while reading them (POST /users, play reports)", async () => {
+    const users = await db().user.count();
+    const big = JSON.stringify({
+      name: "x".repeat(1024 * 1024),
+      email: "big@example.com",
+      password: "correct horse battery",
+      conPassword: "correct horse battery",
+    });
+    for (const path of ["/users", "/plays/1"]) {
+      const response = await fetch(`${server.url}${path}`, { method: "POST", body: big, headers: { "Content-Type": "application/json" } });
+      expect(response.status, path).toBe(413);
+      expect(await response.text()).toContain("too large");
+    }
+    // Sent in chunks with no length announced: refused before anything is read.
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("{}"));
+        controller.close();
+      },
+    });
+    expect(
+      (await fetch(`${server.url}/users`, { method: "POST", body: chunked, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit))
+        .status,
+    ).toBe(411);
+    expect(await db().user.count()).toBe(users);
+  });
 });

@@ -3,6 +3,7 @@ import { getCurrentUser } from "~/auth.server";
 import { requestTranslator } from "~/i18n/language.server";
 import type { MessageKey } from "~/i18n/keys";
 import { getEpisodeProgress, saveEpisodeProgress } from "~/models/episode-progress.server";
+import { readForm } from "~/services/form-body.server";
 
 // GET/POST /episode-progress/:episodeId — a signed-in listener's place in an episode
 // (the player resumes there on any device). Guests keep theirs in the browser.
@@ -29,7 +30,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (episodeId === null) return refusal(request, "podcast.noSuchEpisode", 404);
   const user = await getCurrentUser(request);
   if (!user) return refusal(request, "podcast.progressSignIn", 401);
-  const result = await saveEpisodeProgress(user.id, episodeId, await request.formData());
+  const result = await saveEpisodeProgress(user.id, episodeId, await readForm(request));
   if (result.status === "not-found") return refusal(request, "podcast.noSuchEpisode", 404);
   if (result.status === "invalid") return refusal(request, result.message, 400);
   return new Response(null, { status: 204, headers: noStore });

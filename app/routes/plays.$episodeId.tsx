@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requestTranslator } from "~/i18n/language.server";
 import type { MessageKey } from "~/i18n/keys";
 import { recordPlay } from "~/models/plays.server";
+import { readJson } from "~/services/form-body.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 
 const postOnly = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
@@ -15,26 +16,20 @@ async function refusal(request: Request, key: MessageKey, init: ResponseInit): P
 
 export const loader = postOnly;
 
-/** `{"heardSeconds": n}` from the player (app/utils/plays.ts); an empty or unreadable body reports nothing heard. */
-async function readHeardSeconds(request: Request): Promise<number | null> {
-  const text = await request.text();
-  if (text.length > MAX_REPORT_BYTES) return null;
-  if (text.trim() === "") return 0;
-  try {
-    const body: unknown = JSON.parse(text);
-    const heard = typeof body === "object" && body !== null ? (body as { heardSeconds?: unknown }).heardSeconds : undefined;
-    return typeof heard === "number" && Number.isFinite(heard) && heard >= 0 ? heard : 0;
-  } catch {
-    return 0;
-  }
+/**
+ * `{"heardSeconds": n}` from the player (app/utils/plays.ts); an empty or unreadable body reports
+ * nothing heard. A body over MAX_REPORT_BYTES is refused with 413 while it arrives (thrown).
+ */
+async function readHeardSeconds(request: Request): Promise<number> {
+  const body = await readJson(request, MAX_REPORT_BYTES);
+  const heard = typeof body === "object" && body !== null ? (body as { heardSeconds?: unknown }).heardSeconds : undefined;
+  return typeof heard === "number" && Number.isFinite(heard) && heard >= 0 ? heard : 0;
 }
 
 // POST /plays/:episodeId — the player reports an episode it plays: 202 while not (yet) counted, 204 once counted.
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly();
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_REPORT_BYTES) return refusal(request, "podcast.playReportTooLarge", { status: 413 });
   const heardSeconds = await readHeardSeconds(request);
-  if (heardSeconds === null) return refusal(request, "podcast.playReportTooLarge", { status: 413 });
   const session = await getListenerSession(request);
   const listener = { listenerId: session.get("listenerId"), playStarts: session.get("playStarts") };
   const result = await recordPlay(listener, params.episodeId, context.clientIp, { heardSeconds });

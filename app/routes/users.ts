@@ -1,6 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requestTranslator } from "~/i18n/language.server";
 import { readRegistration, registerThroughApi } from "~/models/users.server";
+import { readJson } from "~/services/form-body.server";
+
+const USERS_BODY_LIMIT = 16 * 1024;
 
 // POST /users: registration for clients of the original API
 // (body {name, email, password, conPassword}; 201 with the user, or {msg}).
@@ -18,12 +21,8 @@ export function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly(request);
   const { t } = await requestTranslator(request);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    body = undefined;
-  }
+  // Four short fields: a larger body is refused while it arrives, never parsed whole.
+  const body = await readJson(request, USERS_BODY_LIMIT);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Response.json({ msg: t("forms.usersJsonObject") }, { status: 400 });
   }

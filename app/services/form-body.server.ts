@@ -86,6 +86,28 @@ export async function readPartBounded(data: AsyncIterable<Uint8Array>, limit: nu
 }
 
 /**
+ * A JSON body read with bounded memory: past `maxBytes` the rest is read but not kept (as for
+ * forms: an answer sent mid-upload reaches a client as a dropped connection; server/security.ts
+ * bounds the whole body), then refused with 413 (thrown). Undefined when it is not JSON.
+ */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+    }
+  }
+  if (size > maxBytes) throw await refusal(request, 413, "forms.jsonTooLarge", { limit: formatBytes(maxBytes) });
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The posted form of a public page, read with bounded memory (PUBLIC_FORM_LIMITS):
  * urlencoded or multipart text fields; files are not accepted. A body that is
  * not a readable form is answered with 400, one over the limits with 413

@@ -1,5 +1,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { describeInBrowser, launchBrowser } from "../helpers/browser";
+import { createSlot, validateSlot } from "~/models/schedule.server";
+import { createShow } from "~/models/shows.server";
+import { db } from "~/services/db.server";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 // Nothing is ever under the player bar: on every public page, at 320, 390 and
@@ -18,6 +21,10 @@ const ROUTES = process.env.LAYOUT_ROUTES
       "/Game",
       "/news",
       "/watch",
+      "/schedule",
+      "/history",
+      "/shows/layout-night",
+      "/favorites",
       "/login",
       "/register",
       "/no-such-page",
@@ -101,6 +108,25 @@ describeInBrowser("nothing under the player bar", () => {
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer({ SEED_CONTENT: "true" }), launchBrowser()]);
+    // A show on every day, with a host, so the schedule, the show page and the bar's on-air line have their full content.
+    const host = await db().crewMember.findFirstOrThrow({ select: { id: true } });
+    const show = await createShow({
+      name: "Layout Night",
+      slug: "layout-night",
+      description: "A show with a host, every day.",
+      colour: "#aa3377",
+      hostIds: [host.id],
+    });
+    const daily = validateSlot({
+      kind: "weekly",
+      days: ["MO", "TU", "WE", "TH", "FR", "SA", "SU"],
+      startDate: "2026-01-01",
+      startTime: "00:00",
+      durationMinutes: 600,
+      endDate: null,
+    });
+    if (!daily.ok) throw new Error(daily.error);
+    await createSlot(show.id, daily.value);
   });
   afterAll(async () => {
     await browser?.close();
