@@ -23,7 +23,7 @@ import {
   type FilePart,
   type Part,
   type Poster,
-} from "./hostile-input-corpus";
+} from "./helpers/hostile-input-corpus";
 
 // The admin forms (crew, events, chart embeds, image uploads, cards) against
 // hostile input: every refusal is a clear 4xx and leaves the database and

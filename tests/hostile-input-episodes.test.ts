@@ -23,7 +23,7 @@ import {
   type FilePart,
   type Part,
   type Poster,
-} from "./hostile-input-corpus";
+} from "./helpers/hostile-input-corpus";
 
 // The EPISODES upload form (/episodes-admin) against hostile input: lying
 // and wrong file types, oversized and cut-off uploads, bad text and dates.

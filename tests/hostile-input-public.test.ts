@@ -18,7 +18,7 @@ import {
   visibleText,
   XSS,
   type Poster,
-} from "./hostile-input-corpus";
+} from "./helpers/hostile-input-corpus";
 
 // The listener-facing forms and endpoints (PIN dialogs, registration form
 // and JSON API, password sign-in, favourites, plays, news categories)

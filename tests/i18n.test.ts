@@ -1,28 +1,7 @@
 import { db } from "~/services/db.server";
 import { catalogJson } from "~/i18n/catalogs.server";
 import { startTestServer, type TestServer } from "./helpers/server";
-
-/** A visitor with a cookie jar (redirects are not followed, so each answer can be read). */
-class Visitor {
-  readonly cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
-
-  async request(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await fetch(new URL(path, this.base), { ...init, headers, redirect: "manual" });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const [name, ...value] = pair.split("=");
-      this.cookies.set(name.trim(), value.join("="));
-    }
-    return response;
-  }
-
-  post(path: string, fields: Record<string, string>): Promise<Response> {
-    return this.request(path, { method: "POST", body: new URLSearchParams(fields) });
-  }
-}
+import { Visitor } from "./helpers/visitor";
 
 /** The language a page was rendered in, as its <html lang> and Content-Language header say. */
 async function pageLanguage(response: Response): Promise<{ lang: string | undefined; header: string | null }> {

@@ -42,10 +42,11 @@ describe("crew slider paging (reference: 3 per page, wrap both ways)", () => {
 });
 
 describe("live player reconnect backoff", () => {
-  it("doubles from about a second and stays under 30 s plus jitter", () => {
+  it("tries twice after about a second, then doubles, and stays under 30 s plus jitter", () => {
     expect(reconnectDelay(0)).toBeGreaterThanOrEqual(800);
     expect(reconnectDelay(0)).toBeLessThanOrEqual(1200);
-    expect(reconnectDelay(3)).toBeGreaterThanOrEqual(6400);
+    expect(reconnectDelay(1)).toBeLessThanOrEqual(1200);
+    expect(reconnectDelay(4)).toBeGreaterThanOrEqual(6400);
     expect(reconnectDelay(20)).toBeLessThanOrEqual(36_000);
   });
 });

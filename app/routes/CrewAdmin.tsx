@@ -12,7 +12,7 @@ import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { createCrewMember, deleteCrewMember, listCrewMembers, updateCrewMember, validateCrewMember } from "~/models/crew.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { CREW_MEMBER_LABELS, crewMemberFields } from "~/utils/forms/crew-member";
 import { fieldConstraints } from "~/utils/forms/form";
@@ -27,8 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "save-member": async ({ fields, files }) => {

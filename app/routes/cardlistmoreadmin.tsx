@@ -10,7 +10,7 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
 import { listShowChoices } from "~/models/shows.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { toDateTimeLocal } from "~/utils/time-zone";
@@ -25,8 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  return answerAdminForm(request, cardImageHandlers({ adminSessionId: session.id }));
+  return answerAdminForm(request, cardImageHandlers(await requireAdminActor(request)));
 }
 
 export default function CardListMoreAdmin() {

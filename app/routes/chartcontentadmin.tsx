@@ -12,7 +12,7 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { listChartFrames } from "~/models/chart.server";
 import { addEmbed, deleteEmbed } from "~/models/embeds.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 
@@ -27,8 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "add-embed": async ({ fields }) => {

@@ -19,7 +19,7 @@ import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewI
 import { rewindUsage } from "~/models/rewind.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
 import { canonicalOrigin, confirmSiteOrigin, SiteOriginError } from "~/models/site-origin.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
@@ -52,8 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const imageRequired = { ok: false, message: "forms.imageRequired", errors: { image: "forms.imageRequired" } };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   return answerAdminForm(request, {
     ...cardImageHandlers(actor),
     "site-origin": async ({ fields }) => {

@@ -25,7 +25,7 @@ import {
 } from "~/models/episodes.server";
 import { listCrewMembers } from "~/models/crew.server";
 import { listShowChoices } from "~/models/shows.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
@@ -96,8 +96,7 @@ function answer(t: Translator["t"], result: AdminResult, refusedStatus: 400 | 41
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   // Uploads carry audio: one at a time, so parallel ones never add up in memory.
   const isUpload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
   const { t } = await requestTranslator(request);

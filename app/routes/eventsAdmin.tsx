@@ -13,7 +13,7 @@ import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { createEvent, deleteEvent, listEvents, updateEvent, validateEvent } from "~/models/events.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { eventFields } from "~/utils/forms/event";
 import { fieldConstraints } from "~/utils/forms/form";
@@ -36,8 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "save-event": async ({ fields, files }) => {

@@ -23,7 +23,7 @@ import {
   RecordingError,
   setShowArchive,
 } from "~/models/show-archive.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
@@ -75,8 +75,7 @@ function seconds(value: string | undefined): number | null {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "publish-draft": async ({ fields }) => {

@@ -27,7 +27,7 @@ import {
   validateSlot,
 } from "~/models/schedule.server";
 import { createShow, deleteShow, listShows, updateShow, validateShow } from "~/models/shows.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { timeIn } from "~/utils/airing-format";
@@ -86,8 +86,7 @@ function translatingRefusals(translator: Translator, handlers: Record<string, Ad
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const session = await requireAdmin(request);
-  const actor = { adminSessionId: session.id };
+  const actor = await requireAdminActor(request);
   const translator = await requestTranslator(request);
   const { t } = translator;
   return answerAdminForm(

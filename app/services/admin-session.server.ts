@@ -61,6 +61,12 @@ export async function requireAdmin(request: Request): Promise<AdminSession> {
   throw new Response((await requestTranslator(request)).t("admin.accessRequired"), { status: 403 });
 }
 
+/** requireAdmin for actions: who is changing things, as the activity log records it (an AdminActor). */
+export async function requireAdminActor(request: Request): Promise<{ adminSessionId: string }> {
+  const session = await requireAdmin(request);
+  return { adminSessionId: session.id };
+}
+
 // Ended sessions are expired rather than deleted, so the activity log still says which session made each change.
 async function expireSession(id: string): Promise<void> {
   await db().adminSession.updateMany({ where: { id, expiresAt: { gt: new Date() } }, data: { expiresAt: new Date() } });

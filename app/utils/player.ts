@@ -62,9 +62,13 @@ const BACK_ON_AIR_MS = 4_000;
 export const PLAYED_SHARE = 0.95;
 export const SPEEDS = [0.75, 1, 1.25, 1.5, 2];
 
-/** The next wait before reconnecting: 1 s, 2 s, 4 s … up to 30 s, with jitter so listeners do not reconnect in lockstep. */
+/**
+ * The next wait before reconnecting: 1 s, 1 s, 2 s, 4 s … up to 30 s, with jitter so listeners do
+ * not reconnect in lockstep. Two quick tries first: a restarting server or source is usually back
+ * within two or three seconds, and doubling from the first try made those listeners wait four more.
+ */
 export function reconnectDelay(attempt: number): number {
-  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt);
+  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1));
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 

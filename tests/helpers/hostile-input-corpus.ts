@@ -1,6 +1,6 @@
 import { crc32 } from "node:zlib";
 import { db } from "~/services/db.server";
-import { snapshotChanges, takeSnapshot, type StationSnapshot } from "./helpers/snapshot";
+import { snapshotChanges, takeSnapshot, type StationSnapshot } from "./snapshot";
 
 // The hostile-input suite's shared corpus and request helpers (tests/hostile-input-*.test.ts).
 
