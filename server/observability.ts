@@ -1,31 +1,42 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pinoHttp } from "pino-http";
 import type { AppConfig } from "~/services/config.server";
 import { logger } from "~/services/log.server";
 import { METRICS_CONTENT_TYPE, recordRequest, renderMetrics } from "~/services/metrics.server";
 
+/** What a request's log line says: flat fields a log search can filter on (never headers or cookies). */
+function requestLine(req: IncomingMessage, res: ServerResponse, durationMs: number) {
+  return {
+    method: req.method,
+    path: (req as Request).path ?? new URL(req.url ?? "/", "http://x").pathname,
+    status: res.statusCode,
+    durationMs,
+    ...(res.writableFinished ? {} : { aborted: true }),
+  };
+}
+
 /**
- * One structured log line and one metrics sample per request, written when
- * the response finishes (or the client goes away).
+ * One structured log line (pino-http, through the app's pino logger) and one metrics sample per
+ * request, written when the response finishes or the client goes away.
  */
 export function observeRequests(): RequestHandler {
+  const logRequests = pinoHttp({
+    logger,
+    // No req/res objects bound to the line: they carry headers, cookies included.
+    quietReqLogger: true,
+    quietResLogger: true,
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    customSuccessMessage: () => "request",
+    customErrorMessage: () => "request",
+    customSuccessObject: (req, res, value: { responseTime: number }) => requestLine(req, res, value.responseTime),
+    customErrorObject: (req, res, _error, value: { responseTime: number }) => requestLine(req, res, value.responseTime),
+  });
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.once("close", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      recordRequest(req.method, res.statusCode, seconds);
-      logger.info(
-        {
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          durationMs: Math.round(seconds * 10_000) / 10,
-          ...(res.writableFinished ? {} : { aborted: true }),
-        },
-        "request",
-      );
-    });
-    next();
+    res.once("close", () => recordRequest(req.method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    logRequests(req, res, next);
   };
 }
 

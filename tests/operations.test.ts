@@ -18,7 +18,7 @@ describe("operations", () => {
   it("writes one structured log line per request", async () => {
     const log = captureLog("info");
     try {
-      await (await fetch(`${server.url}/listen`)).text();
+      await (await fetch(`${server.url}/listen`, { headers: { Cookie: "theme=secret-cookie-value" } })).text();
       await (await fetch(`${server.url}/no-such-page`)).text();
       await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
@@ -28,6 +28,10 @@ describe("operations", () => {
     const listen = entries.find((e) => e.path === "/listen");
     expect(listen).toMatchObject({ method: "GET", path: "/listen", status: 200, level: "info" });
     expect(typeof listen?.durationMs).toBe("number");
+    // Flat fields only: no request or response objects, so no headers or cookies in the log.
+    expect(listen).not.toHaveProperty("req");
+    expect(listen).not.toHaveProperty("res");
+    expect(JSON.stringify(entries)).not.toContain("secret-cookie-value");
     expect(new Date(String(listen?.time)).toString()).not.toBe("Invalid Date");
     expect(entries.find((e) => e.path === "/no-such-page")).toMatchObject({ status: 404 });
   });
