@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000;
 
 function slot(input: Partial<SlotInput>) {
   const check = validateSlot({ kind: "weekly", days: [], startDate: "2026-01-01", startTime: "20:00", durationMinutes: 60, endDate: null, ...input });
-  if (!check.ok) throw new Error(check.error);
+  if (!check.ok) throw new Error(check.message);
   return check.value;
 }
 

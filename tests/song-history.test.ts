@@ -31,7 +31,7 @@ describe("song history", () => {
       durationMinutes: 60,
       endDate: null,
     });
-    if (!check.ok) throw new Error(check.error);
+    if (!check.ok) throw new Error(check.message);
     await createSlot(show.id, check.value);
     const socket = connect(server.url, { transports: ["websocket"] });
     const heard: { action: string; records: { title: string }[] }[] = [];

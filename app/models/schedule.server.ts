@@ -8,6 +8,8 @@ import type { MessageKey } from "~/i18n/keys";
 import { translator, type Translator } from "~/i18n/translate";
 import { UploadError } from "~/services/uploads.server";
 import { mediaUrlFor } from "~/utils/media";
+import { parseForm, type FormResult } from "~/utils/forms/form";
+import { durationField, slotSchema, type SlotFormValues, type SlotValue } from "~/utils/forms/schedule";
 import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 
@@ -48,7 +50,6 @@ import { describeSlot as describeSlotIn, slotDays, WEEKDAYS, type SlotRule, type
 
 export { slotDays, WEEKDAYS, type Weekday };
 
-const MAX_DURATION_MINUTES = 24 * 60;
 // Overlaps are checked over this many days from the slot's first future airing: a weekly pattern repeats well within it.
 const OVERLAP_HORIZON_DAYS = 400;
 const DAY_MS = 86_400_000;
@@ -317,46 +318,25 @@ export interface SlotInput {
   endDate: string | null;
 }
 
-export type SlotCheck =
-  | { ok: true; value: { startDate: string; startTime: string; durationMinutes: number; rrule: string | null; endDate: string | null } }
-  | { ok: false; error: MessageKey };
+/** A slot as RFC 5545 data (startDate, startTime, durationMinutes, rrule, endDate), or the form's refusal. */
+export type SlotCheck = FormResult<SlotValue>;
 
-function isDate(value: string): boolean {
-  return parseWallKey(`${value}T00:00`) !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
-}
+const typedDuration = durationField("schedule.durationInvalid");
 
+/** A duration typed in a form ("60"): whole minutes within the slot schema's limits, else null. */
 export function parseDuration(value: string): number | null {
-  if (!/^\d{1,4}$/.test(value.trim())) return null;
-  const minutes = Number(value);
-  return minutes >= 5 && minutes <= MAX_DURATION_MINUTES ? minutes : null;
+  const check = typedDuration.safeParse(value);
+  return check.success ? check.data : null;
 }
 
-/** Checks a slot form and turns it into RFC 5545 data. */
-export function validateSlot(input: SlotInput): SlotCheck {
-  if (!isDate(input.startDate)) return { ok: false, error: "schedule.startDateInvalid" };
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.startTime)) return { ok: false, error: "schedule.startTimeInvalid" };
-  if (!Number.isInteger(input.durationMinutes) || input.durationMinutes < 5 || input.durationMinutes > MAX_DURATION_MINUTES) {
-    return { ok: false, error: "schedule.durationInvalid" };
-  }
-  if (input.kind === "once") {
-    return { ok: true, value: { startDate: input.startDate, startTime: input.startTime, durationMinutes: input.durationMinutes, rrule: null, endDate: null } };
-  }
-  const days = WEEKDAYS.filter((day) => input.days.includes(day));
-  if (days.length === 0) return { ok: false, error: "schedule.daysMissing" };
-  if (input.endDate !== null) {
-    if (!isDate(input.endDate)) return { ok: false, error: "schedule.endDateInvalid" };
-    if (input.endDate < input.startDate) return { ok: false, error: "schedule.endDateBeforeStart" };
-  }
-  return {
-    ok: true,
-    value: {
-      startDate: input.startDate,
-      startTime: input.startTime,
-      durationMinutes: input.durationMinutes,
-      rrule: `FREQ=WEEKLY;BYDAY=${days.join(",")}`,
-      endDate: input.endDate,
-    },
-  };
+/**
+ * Checks a slot with the slot form's schema (slotSchema) and turns it into RFC 5545 data. Takes the
+ * form's fields (duration as typed) or a SlotInput from code; the message is the first problem.
+ */
+export function validateSlot(input: SlotInput | SlotFormValues): SlotCheck {
+  const values = "durationMinutes" in input ? { ...input, duration: input.durationMinutes } : input;
+  const check = parseForm(slotSchema, values, "");
+  return check.ok ? check : { ...check, message: Object.values(check.errors)[0] };
 }
 
 // ---------------------------------------------------------------- overlap

@@ -1,7 +1,8 @@
 import { Prisma } from "~/generated/prisma/client";
-import type { MessageKey } from "~/i18n/keys";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
+import { parseForm, type FormResult } from "~/utils/forms/form";
+import { SHOW_REFUSED, showSchema, slugify } from "~/utils/forms/schedule";
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
 import { ScheduleError } from "./schedule.server";
@@ -48,42 +49,12 @@ export interface ShowInput {
   hostIds: string[];
 }
 
-type ShowField = "name" | "slug" | "description" | "colour" | "hosts";
+export { slugify };
 
-/** "Late Night Jazz!" -> "late-night-jazz". */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/, "");
-}
-
-/** Checks the show form; the slug is made from the name when left empty. */
-export function validateShow(values: {
-  name: string;
-  slug: string;
-  description: string;
-  colour: string;
-  hostIds: string[];
-}): { ok: true; value: ShowInput } | { ok: false; errors: Partial<Record<ShowField, MessageKey>> } {
-  const errors: Partial<Record<ShowField, MessageKey>> = {};
-  const name = values.name.trim().replace(/\s+/g, " ");
-  if (!name) errors.name = "schedule.nameMissing";
-  else if (name.length > 100) errors.name = "schedule.nameTooLong";
-  const slug = values.slug.trim() === "" ? slugify(name) : values.slug.trim();
-  if (!/^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/.test(slug)) errors.slug = "schedule.slugInvalid";
-  const description = values.description.trim();
-  if (description.length > 4000) errors.description = "schedule.descriptionTooLong";
-  const colour = values.colour.trim().toLowerCase() || "#e11d48";
-  if (!/^#[0-9a-f]{6}$/.test(colour)) errors.colour = "schedule.colourInvalid";
-  const hostIds = [...new Set(values.hostIds)];
-  if (hostIds.length > 20) errors.hosts = "schedule.tooManyHosts";
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, value: { name, slug, description, colour, hostIds } };
+/** Checks the show form with its schema (showSchema); the slug is made from the name when left empty. */
+export function validateShow(values: { name: string; slug: string; description: string; colour: string; hostIds: string[] }): FormResult<ShowInput> {
+  const { hostIds, ...fields } = values;
+  return parseForm(showSchema, { ...fields, hosts: hostIds }, SHOW_REFUSED);
 }
 
 async function requireCrew(tx: Prisma.TransactionClient, ids: string[]): Promise<void> {

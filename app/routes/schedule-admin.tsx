@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ActionLabel } from "~/components/admin/ActionLabel";
-import { AdminForm, SubmitButton, useSubmittedValue } from "~/components/admin/AdminForm";
+import { AdminForm, SubmitButton, useFieldError, useSubmittedValue } from "~/components/admin/AdminForm";
 import { AdminList, AdminListItem, EditLink } from "~/components/admin/AdminList";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
 import { DeleteForm } from "~/components/admin/DeleteForm";
@@ -19,7 +19,6 @@ import {
   deleteSlot,
   listAirings,
   moveAiring,
-  parseDuration,
   ScheduleError,
   slotDays,
   toPublicAiring,
@@ -31,6 +30,8 @@ import { requireAdmin, requireAdminActor } from "~/services/admin-session.server
 import { answerAdminForm, pageScoped, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { timeIn } from "~/utils/airing-format";
+import { fieldConstraints, parseForm } from "~/utils/forms/form";
+import { DEFAULT_SHOW_COLOUR, moveAiringFields, showFields, slotFields } from "~/utils/forms/schedule";
 import { dayLabel, describeSlot, weekdayName, WEEKDAYS } from "~/utils/weekdays";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("schedule.adminTitle") }, { name: "robots", content: "noindex" }];
@@ -102,10 +103,8 @@ export async function action({ request }: ActionFunctionArgs) {
             .filter((name) => name.startsWith("host-"))
             .map((name) => name.slice(5)),
         });
-        if (!check.ok) {
-          const errors = Object.fromEntries(Object.entries(check.errors).map(([field, key]) => [field, t(key)]));
-          return { ok: false, message: t("schedule.correctFields"), errors };
-        }
+        // Message keys: answerAdminForm translates the message and each field's error.
+        if (!check.ok) return check;
         const artwork = { image: files.artwork ?? null, remove: fields.removeArtwork !== undefined };
         if (fields.id) {
           const show = await updateShow(fields.id, check.value, actor, artwork);
@@ -119,16 +118,15 @@ export async function action({ request }: ActionFunctionArgs) {
         return { ok: true, message: fields.name ? t("schedule.showDeleted", { show: fields.name }) : t("schedule.showDeletedUnnamed") };
       }),
       "save-slot": async ({ fields }) => {
-        const duration = parseDuration(fields.duration ?? "");
         const check = validateSlot({
-          kind: fields.kind === "once" ? "once" : "weekly",
+          kind: fields.kind,
           days: WEEKDAYS.filter((day) => fields[`day-${day}`] !== undefined),
-          startDate: (fields.startDate ?? "").trim(),
-          startTime: (fields.startTime ?? "").trim(),
-          durationMinutes: duration ?? Number.NaN,
-          endDate: (fields.endDate ?? "").trim() || null,
+          startDate: fields.startDate,
+          startTime: fields.startTime,
+          duration: fields.duration,
+          endDate: fields.endDate,
         });
-        if (!check.ok) return { ok: false, message: t(check.error) };
+        if (!check.ok) return check;
         if (fields.slotId) {
           await updateSlot(fields.slotId, check.value, actor);
           return { ok: true, message: t("schedule.slotSaved") };
@@ -145,13 +143,24 @@ export async function action({ request }: ActionFunctionArgs) {
         return { ok: true, message: t("schedule.airingCancelled", { start: (fields.originalStart ?? "").replace("T", " ") }) };
       }),
       "move-airing": pageScoped(async ({ fields }) => {
-        const duration = parseDuration(fields.duration ?? "");
-        if (duration === null) return { ok: false, message: t("schedule.durationInvalidUnchanged") };
-        await moveAiring(fields.slotId ?? "", fields.originalStart ?? "", fields.newStart ?? "", duration, actor);
-        return { ok: true, message: t("schedule.airingMoved", { start: (fields.newStart ?? "").replace("T", " ") }) };
+        const check = parseForm(moveAiringFields, fields, "");
+        if (!check.ok) return { ...check, message: Object.values(check.errors)[0] };
+        const { newStart, duration } = check.value;
+        await moveAiring(fields.slotId ?? "", fields.originalStart ?? "", newStart, duration, actor);
+        return { ok: true, message: t("schedule.airingMoved", { start: newStart.replace("T", " ") }) };
       }),
     }),
   );
+}
+
+const showLimits = fieldConstraints(showFields);
+const slotLimits = fieldConstraints(slotFields);
+const moveLimits = fieldConstraints(moveAiringFields);
+
+/** A group's error (days of the week, hosts), under its boxes like a Field's. */
+function GroupError({ name }: { name: string }) {
+  const error = useFieldError(name);
+  return error ? <p className="form-error">{error}</p> : null;
 }
 
 function Checkbox({ name, label, defaultChecked }: { name: string; label: string; defaultChecked: boolean }) {
@@ -185,17 +194,24 @@ export default function ScheduleAdmin() {
             saveButton={t("schedule.saveShow")}
             successTo="/schedule-admin"
           >
-            <Field name="name" label={t("schedule.name")} defaultValue={showEditing?.name} maxLength={100} required autoComplete="off" />
+            <Field name="name" label={t("schedule.name")} defaultValue={showEditing?.name} {...showLimits.name} autoComplete="off" />
             <Field
               name="slug"
               label={t("schedule.slugLabel")}
               hint={t("schedule.slugHint")}
               defaultValue={showEditing?.slug}
-              maxLength={60}
+              {...showLimits.slug}
               autoComplete="off"
             />
-            <Field name="description" label={t("schedule.description")} multiline rows={4} defaultValue={showEditing?.description} maxLength={4000} />
-            <Field name="colour" label={t("schedule.colour")} type="color" defaultValue={showEditing?.colour ?? "#e11d48"} />
+            <Field
+              name="description"
+              label={t("schedule.description")}
+              multiline
+              rows={4}
+              defaultValue={showEditing?.description}
+              {...showLimits.description}
+            />
+            <Field name="colour" label={t("schedule.colour")} type="color" defaultValue={showEditing?.colour ?? DEFAULT_SHOW_COLOUR} {...showLimits.colour} />
             <ImagePicker
               name="artwork"
               label={keepCurrentLabel(t("schedule.artwork"), Boolean(showEditing?.artwork), { optional: true, t })}
@@ -213,6 +229,7 @@ export default function ScheduleAdmin() {
                   <Checkbox key={member.id} name={`host-${member.id}`} label={member.name} defaultChecked={showEditing?.hostIds.includes(member.id) ?? false} />
                 ))
               )}
+              <GroupError name="hosts" />
             </fieldset>
           </EditForm>
         </AdminSection>
@@ -259,22 +276,15 @@ export default function ScheduleAdmin() {
                 {WEEKDAYS.map((day) => (
                   <Checkbox key={day} name={`day-${day}`} label={weekdayName(day, locale)} defaultChecked={slotEditing?.days.includes(day) ?? false} />
                 ))}
+                <GroupError name="days" />
               </fieldset>
               <div className="admin-form__row">
-                <Field name="startDate" label={t("schedule.firstDate")} type="date" defaultValue={slotEditing?.startDate ?? today} required />
-                <Field name="startTime" label={t("schedule.startTime")} type="time" defaultValue={slotEditing?.startTime} required />
+                <Field name="startDate" label={t("schedule.firstDate")} type="date" defaultValue={slotEditing?.startDate ?? today} {...slotLimits.startDate} />
+                <Field name="startTime" label={t("schedule.startTime")} type="time" defaultValue={slotEditing?.startTime} {...slotLimits.startTime} />
               </div>
               <div className="admin-form__row">
-                <Field
-                  name="duration"
-                  label={t("schedule.minutes")}
-                  type="number"
-                  min={5}
-                  max={1440}
-                  defaultValue={slotEditing?.durationMinutes ?? 60}
-                  required
-                />
-                <Field name="endDate" label={t("schedule.lastDate")} type="date" defaultValue={slotEditing?.endDate ?? ""} />
+                <Field name="duration" label={t("schedule.minutes")} type="number" defaultValue={slotEditing?.durationMinutes ?? 60} {...slotLimits.duration} />
+                <Field name="endDate" label={t("schedule.lastDate")} type="date" defaultValue={slotEditing?.endDate ?? ""} {...slotLimits.endDate} />
               </div>
             </EditForm>
           )}
@@ -372,7 +382,7 @@ export default function ScheduleAdmin() {
                         name="newStart"
                         className="admin-input"
                         defaultValue={airing.originalStart}
-                        required
+                        {...moveLimits.newStart}
                       />
                       <label className="visually-hidden" htmlFor={`move-${key}-duration`}>
                         {t("schedule.minutes")}
@@ -382,10 +392,8 @@ export default function ScheduleAdmin() {
                         type="number"
                         name="duration"
                         className="admin-input schedule-admin__minutes"
-                        min={5}
-                        max={1440}
                         defaultValue={minutes(airing)}
-                        required
+                        {...moveLimits.duration}
                       />
                       <SubmitButton pendingLabel={t("schedule.moving")} variant="ghost">
                         <ActionLabel label={t("schedule.move")} readAs={t("schedule.moveNamed", { airing: label })} />

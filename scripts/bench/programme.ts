@@ -86,7 +86,7 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
         durationMinutes: 60,
         endDate: `${year}-12-31`,
       });
-      if (!check.ok) throw new Error(check.error);
+      if (!check.ok) throw new Error(check.message);
       await createSlot(show.id, check.value);
     }
     heading(`Programme: ${SHOWS} shows, a year of weekly airings`);

@@ -125,7 +125,7 @@ describeInBrowser("nothing under the player bar", () => {
       durationMinutes: 600,
       endDate: null,
     });
-    if (!daily.ok) throw new Error(daily.error);
+    if (!daily.ok) throw new Error(daily.message);
     await createSlot(show.id, daily.value);
   });
   afterAll(async () => {

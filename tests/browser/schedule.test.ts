@@ -18,7 +18,7 @@ const MINUTE = 60_000;
 
 function slotValue(input: Parameters<typeof validateSlot>[0]) {
   const check = validateSlot(input);
-  if (!check.ok) throw new Error(check.error);
+  if (!check.ok) throw new Error(check.message);
   return check.value;
 }
 
