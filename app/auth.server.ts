@@ -12,6 +12,8 @@ import { errorText, logError } from "~/services/log.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
 import { endAllListenerSessions, getListenerSession, listenerSessionId, listenerSessionStorage, rotateListenerSession } from "~/services/session.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
+import { parseForm } from "~/utils/forms/form";
+import { signInFields, WRONG_CREDENTIALS } from "~/utils/forms/sign-in";
 
 // The root and the page's own loader both ask, once per page view. Only reads share the answer:
 // a form post may change it (a favourite, signing in or out) before its page is rendered.
@@ -33,7 +35,6 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
 export const SIGN_IN_ATTEMPTS = 10;
 export const SIGN_IN_ACCOUNT_ATTEMPTS = 20;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const WRONG_CREDENTIALS: MessageKey = "account.wrongCredentials";
 export const SIGNED_IN_HOME = "/listen";
 // remix-auth-oauth2 keeps the OAuth state under this session key until the callback.
 const OAUTH_STATE_KEY = "oauth2:state";
@@ -98,7 +99,9 @@ async function authenticator(request: Request): Promise<Authenticator<string>> {
   const auth = new Authenticator<string>(listenerSessionStorage(), { sessionKey: "userId", throwOnError: true });
   auth.use(
     new FormStrategy<string>(async ({ form }) => {
-      const user = await findUserByPassword(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+      // A refused field is a wrong sign-in like any other (the same answer, counted the same way).
+      const credentials = parseForm(signInFields, { email: form.get("email"), password: form.get("password") }, WRONG_CREDENTIALS);
+      const user = credentials.ok ? await findUserByPassword(credentials.value.email, credentials.value.password) : null;
       if (!user) throw new WrongCredentialsError(WRONG_CREDENTIALS);
       return user.id;
     }),

@@ -1,10 +1,11 @@
-import { keyedMessage } from "~/i18n/keyed";
 import { canonicalOrigin } from "./site-origin.server";
 import { randomUUID } from "node:crypto";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { podcastGuid } from "~/services/feeds.server";
+import { parseForm } from "~/utils/forms/form";
+import { STATION_EMAIL_INVALID, stationEmailSchema } from "~/utils/forms/station";
 import { logActivity, type AdminActor } from "./activity.server";
 
 /*
@@ -102,8 +103,6 @@ export async function feedIdentity(requestUrl: string): Promise<FeedIdentity> {
 
 // ---------------------------------------------------------------- the owner's email
 
-const EMAIL_PATTERN = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,190}\.[^\s@<>".]{2,}$/;
-
 /** The feed owner's address: STATION_EMAIL, else the one an admin gave on the dashboard, else null. */
 export async function stationEmail(): Promise<string | null> {
   const configured = getConfig().station.email;
@@ -121,8 +120,9 @@ export class StationEmailError extends Error {
 }
 
 export async function saveStationEmail(text: string, actor: AdminActor): Promise<string> {
-  const email = text.trim();
-  if (!EMAIL_PATTERN.test(email)) throw new StationEmailError(keyedMessage("admin.stationEmailInvalid"));
+  const check = parseForm(stationEmailSchema, { email: text }, STATION_EMAIL_INVALID);
+  if (!check.ok) throw new StationEmailError(check.errors.email);
+  const { email } = check.value;
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: EMAIL_KEY }, create: { key: EMAIL_KEY, value: email }, update: { value: email } });
     await logActivity(tx, actor, "station.email", `Set the podcast owner email ${email}`);

@@ -2,6 +2,8 @@ import type { MessageKey, MessageValues } from "~/i18n/keys";
 import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
 import { db } from "~/services/db.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
+import { parseForm } from "~/utils/forms/form";
+import { PIN_INVALID, pinKind, pinSchemas } from "~/utils/forms/pin";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { ADMIN_HOME, isAdminPage } from "~/utils/site-pages";
 import { logActivity, SYSTEM_ACTOR } from "./activity.server";
@@ -12,7 +14,6 @@ export const PIN_WINDOW_MS = 15 * 60_000;
 /** Wrong admin PINs from all addresses together before admin PIN entry pauses (a distributed guesser). */
 export const ADMIN_PIN_STATION_CEILING = 50;
 export const ADMIN_PIN_STATION_WINDOW_MS = 60 * 60_000;
-export const PIN_MAX_LENGTH: Record<PinKind, number> = { admin: 6, public: 5 };
 
 const STATION_KEY = "pin:admin:station";
 
@@ -22,7 +23,7 @@ export type PinResult = { error: MessageKey; values?: MessageValues; status: num
 export type PinAccepted = { redirectTo: string; setCookie: string };
 
 // Only admin pages (the site's one table of them) are destinations after the admin PIN.
-function adminDestination(redirectTo: string | null): string {
+function adminDestination(redirectTo: string | undefined): string {
   const to = safeRedirect(redirectTo, ADMIN_HOME);
   return isAdminPage(to.split(/[?#]/)[0]) ? to : ADMIN_HOME;
 }
@@ -53,8 +54,8 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
  * route sends the redirect). Attempts are limited per client address.
  */
 export async function submitPin(request: Request, clientIp: string, form: FormData): Promise<PinResult | PinAccepted> {
-  const kind: PinKind = form.get("kind") === "public" ? "public" : "admin";
-  const pin = String(form.get("pin") ?? "");
+  const kind: PinKind = pinKind.parse(form.get("kind"));
+  const entry = parseForm(pinSchemas[kind], { kind, pin: form.get("pin"), redirectTo: form.get("redirectTo") }, PIN_INVALID);
   // One counter per PIN kind: a correct public PIN never clears wrong admin guesses (nor the reverse).
   const addressKey = `pin:${kind}:${clientIp}`;
   const limit = await hitRateLimit(addressKey, PIN_ATTEMPTS, PIN_WINDOW_MS);
@@ -63,15 +64,14 @@ export async function submitPin(request: Request, clientIp: string, form: FormDa
     const station = await peekRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING);
     if (!station.allowed) return { error: "common.pinPaused", status: 429 };
   }
-  if (pin.length === 0 || pin.length > PIN_MAX_LENGTH[kind] || !(await verifyPin(kind, pin))) {
+  if (!entry.ok || !(await verifyPin(kind, entry.value.pin))) {
     if (kind === "admin") await countWrongAdminPin(clientIp);
-    return { error: "common.pinInvalid", status: 401 };
+    return { error: PIN_INVALID, status: 401 };
   }
   await resetRateLimit(addressKey);
   if (kind === "admin") {
     const cookie = await startAdminSession(request, clientIp);
-    const redirectTo = form.get("redirectTo");
-    return { redirectTo: adminDestination(typeof redirectTo === "string" ? redirectTo : null), setCookie: cookie };
+    return { redirectTo: adminDestination(entry.value.redirectTo), setCookie: cookie };
   }
   return leaveAdmin(request);
 }

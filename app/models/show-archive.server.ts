@@ -9,6 +9,7 @@ import { readMp3Frames } from "~/services/mp3-frames.server";
 import { getStorage, readStoredBytes } from "~/services/storage.server";
 import { MAX_CHAPTERS, type Chapter } from "~/utils/transcript";
 import { podcastArtwork } from "~/services/artwork.server";
+import type { ArchiveMode } from "~/utils/forms/recordings";
 import { createEpisode } from "./episodes.server";
 import { getStationIdentity } from "./station.server";
 import { readRecordedSpan } from "./rewind.server";
@@ -24,9 +25,8 @@ import { listSongsBetween } from "./song-history.server";
  * unclaimed and abandoned rows are picked up again.
  */
 
-export const ARCHIVE_MODES = ["off", "draft", "publish"] as const;
-export type ArchiveMode = (typeof ARCHIVE_MODES)[number];
-export const MAX_ROLL_SECONDS = 600;
+// The archive settings' modes and limits are the recordings form's (app/utils/forms/recordings.ts).
+export { ARCHIVE_MODES, MAX_ROLL_SECONDS, type ArchiveMode } from "~/utils/forms/recordings";
 
 // The recorder stores a segment every few seconds: wait for the one holding the airing's last moment.
 const SETTLE_MS = 15_000;
@@ -34,10 +34,6 @@ const SETTLE_MS = 15_000;
 const ABANDONED_MS = 5 * 60_000;
 const CHECK_EVERY_MS = 5_000;
 const DRAFT_PREFIX = "recordings/";
-
-export function isArchiveMode(value: string): value is ArchiveMode {
-  return (ARCHIVE_MODES as readonly string[]).includes(value);
-}
 
 /** Writes a row for every archived show's airing that ended within the window and has none yet. */
 export async function queueEndedAirings(rewindHours: number, now = new Date()): Promise<number> {
@@ -216,15 +212,6 @@ export function listShowArchiveSettings() {
     orderBy: { name: "asc" },
     select: { id: true, name: true, archive: true, archivePrerollSeconds: true, archivePostrollSeconds: true },
   });
-}
-
-/** Whole seconds of pre/post-roll from a form field ("" is none); null when it is not one. */
-export function parseRollSeconds(value: string | undefined): number | null {
-  const text = (value ?? "").trim();
-  if (text === "") return 0;
-  if (!/^\d{1,4}$/.test(text)) return null;
-  const seconds = Number(text);
-  return seconds <= MAX_ROLL_SECONDS ? seconds : null;
 }
 
 /** Sets what becomes of a show's airings; false when there is no such show. */

@@ -2,7 +2,8 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { announceContentChanged } from "~/services/realtime.server";
 import { singleton } from "~/services/singleton.server";
-import { keyedMessage } from "~/utils/forms/form";
+import { keyedMessage, parseForm } from "~/utils/forms/form";
+import { SITE_ORIGIN_INVALID, siteOriginSchema } from "~/utils/forms/station";
 import { logActivity, type AdminActor } from "./activity.server";
 
 /*
@@ -46,19 +47,6 @@ export async function siteOrigin(request: Request): Promise<string> {
   return (await canonicalOrigin()) ?? new URL(request.url).origin;
 }
 
-/** `https://radio.example` from what an admin typed, or null when it is not a bare http(s) origin. */
-export function parseOrigin(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return null;
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) return null;
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) return null;
-  return url.origin;
-}
-
 /** Its message is a key of the "forms" messages, for the admin's language. */
 export class SiteOriginError extends Error {
   name = "SiteOriginError";
@@ -66,8 +54,9 @@ export class SiteOriginError extends Error {
 
 /** Stores the origin an admin confirmed (PUBLIC_URL still wins when set). */
 export async function confirmSiteOrigin(text: string, actor: AdminActor): Promise<string> {
-  const origin = parseOrigin(text);
-  if (!origin) throw new SiteOriginError("forms.siteOriginInvalid");
+  const check = parseForm(siteOriginSchema, { origin: text }, SITE_ORIGIN_INVALID);
+  if (!check.ok) throw new SiteOriginError(check.errors.origin);
+  const { origin } = check.value;
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: SETTING_KEY }, create: { key: SETTING_KEY, value: origin }, update: { value: origin } });
     await logActivity(tx, actor, "site.origin", keyedMessage("admin.activitySiteOrigin", { origin }));

@@ -14,16 +14,17 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
-import { needsStationEmail, saveStationEmail, StationEmailError } from "~/models/feed-identity.server";
+import { needsStationEmail, saveStationEmail } from "~/models/feed-identity.server";
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
 import { rewindUsage } from "~/models/rewind.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
-import { canonicalOrigin, confirmSiteOrigin, SiteOriginError } from "~/models/site-origin.server";
+import { canonicalOrigin, confirmSiteOrigin } from "~/models/site-origin.server";
 import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
-import { keyedMessage } from "~/utils/forms/form";
+import { fieldConstraints, keyedMessage, parseForm } from "~/utils/forms/form";
+import { SITE_ORIGIN_INVALID, siteOriginSchema, stationEmailSchema } from "~/utils/forms/station";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.dashboardMetaTitle") }, { name: "robots", content: "noindex" }];
 
@@ -48,6 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress, editing, rewindStorage };
 }
 
+const limits = fieldConstraints(siteOriginSchema);
+
 // Answers are keyed messages (see keyedMessage): answerAdminForm translates them for the admin.
 const imageRequired = { ok: false, message: "forms.imageRequired", errors: { image: "forms.imageRequired" } };
 
@@ -57,21 +60,15 @@ export async function action({ request }: ActionFunctionArgs) {
     ...cardImageHandlers(actor),
     "site-origin": async ({ fields }) => {
       if (getConfig().publicUrl) return { ok: false, message: "admin.siteAddressFixed" };
-      try {
-        return { ok: true, message: keyedMessage("admin.siteAddressConfirmed", { origin: await confirmSiteOrigin(fields.origin ?? "", actor) }) };
-      } catch (error) {
-        if (!(error instanceof SiteOriginError)) throw error;
-        return { ok: false, message: error.message, errors: { origin: error.message } };
-      }
+      const check = parseForm(siteOriginSchema, fields, SITE_ORIGIN_INVALID);
+      if (!check.ok) return check;
+      return { ok: true, message: keyedMessage("admin.siteAddressConfirmed", { origin: await confirmSiteOrigin(check.value.origin, actor) }) };
     },
     "save-station-email": async ({ fields }) => {
-      try {
-        const email = await saveStationEmail(fields.email ?? "", actor);
-        return { ok: true, message: keyedMessage("admin.stationEmailSaved", { email }) };
-      } catch (error) {
-        if (!(error instanceof StationEmailError)) throw error;
-        return { ok: false, message: "admin.nothingSaved", errors: { email: error.message } };
-      }
+      const check = parseForm(stationEmailSchema, fields, "admin.nothingSaved");
+      if (!check.ok) return check;
+      const email = await saveStationEmail(check.value.email, actor);
+      return { ok: true, message: keyedMessage("admin.stationEmailSaved", { email }) };
     },
     "replace-jumbotron": async ({ files }) => {
       if (!files.image) return imageRequired;
@@ -150,7 +147,7 @@ export default function DashboardAdmin() {
       >
         {!siteAddress.fixed && (
           <AdminForm formId="site-origin" intent="site-origin" className="admin-form admin-form--inline" aria-label={t("admin.siteAddressFormLabel")}>
-            <Field name="origin" label={t("admin.siteAddress")} type="url" required defaultValue={siteAddress.origin} />
+            <Field name="origin" label={t("admin.siteAddress")} type="url" {...limits.origin} defaultValue={siteAddress.origin} />
             <FormStatus />
             <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.siteAddressConfirm")}</SubmitButton>
           </AdminForm>

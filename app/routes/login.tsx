@@ -7,7 +7,11 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { readForm } from "~/services/form-body.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
+import { fieldConstraints } from "~/utils/forms/form";
+import { signInFields } from "~/utils/forms/sign-in";
 import { withSiteMeta } from "~/utils/meta";
+
+const limits = fieldConstraints(signInFields);
 
 export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ title: metaTranslator(matches).t("account.signInTitle") }]);
 
@@ -98,13 +102,13 @@ export default function Login() {
             <label className="field__label" htmlFor="login-email">
               {t("account.email")}
             </label>
-            <input id="login-email" className="field__input" type="email" name="email" autoComplete="email" required defaultValue={result?.email} />
+            <input id="login-email" className="field__input" type="email" name="email" autoComplete="email" {...limits.email} defaultValue={result?.email} />
           </div>
           <div className="field">
             <label className="field__label" htmlFor="login-password">
               {t("account.password")}
             </label>
-            <input id="login-password" className="field__input" type="password" name="password" autoComplete="current-password" required />
+            <input id="login-password" className="field__input" type="password" name="password" autoComplete="current-password" {...limits.password} />
           </div>
           <button type="submit" className="button" disabled={busy}>
             {t(busy ? "account.signingIn" : "account.signIn")}

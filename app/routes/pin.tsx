@@ -5,6 +5,7 @@ import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
 import { leaveAdmin, submitPin } from "~/models/pin-entry.server";
 import { readForm } from "~/services/form-body.server";
+import { pinKind } from "~/utils/forms/pin";
 
 // Without JavaScript the PIN dialogs post here, and a wrong PIN re-renders
 // the dialog on this page; with JavaScript they post here through a fetcher.
@@ -18,7 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data(
     {
       error: t(result.error, result.values),
-      kind: form.get("kind") === "public" ? ("public" as const) : ("admin" as const),
+      kind: pinKind.parse(form.get("kind")),
       redirectTo: String(form.get("redirectTo") ?? ""),
     },
     { status: result.status },

@@ -13,12 +13,9 @@ import { useT } from "~/i18n/translate";
 import { rewindUsage } from "~/models/rewind.server";
 import {
   discardDraft,
-  isArchiveMode,
   listShowArchiveSettings,
   listShowRecordings,
-  MAX_ROLL_SECONDS,
   NOTHING_RECORDED,
-  parseRollSeconds,
   publishDraft,
   RecordingError,
   setShowArchive,
@@ -28,6 +25,8 @@ import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
+import { fieldConstraints, parseForm } from "~/utils/forms/form";
+import { showArchiveProblem, showArchiveSchema, TRIM_WHOLE_SECONDS, trimSchema } from "~/utils/forms/recordings";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("schedule.recordingsTitle") }, { name: "robots", content: "noindex" }];
 
@@ -68,22 +67,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-function seconds(value: string | undefined): number | null {
-  const text = (value ?? "").trim();
-  if (text === "") return 0;
-  return /^\d{1,5}$/.test(text) ? Number(text) : null;
-}
+const archiveLimits = fieldConstraints(showArchiveSchema);
+const trimLimits = fieldConstraints(trimSchema);
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireAdminActor(request);
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "publish-draft": async ({ fields }) => {
-      const start = seconds(fields.trimStart);
-      const end = seconds(fields.trimEnd);
-      if (start === null || end === null) return { ok: false, message: t("schedule.trimWholeSeconds"), errors: { trimStart: t("schedule.wholeSeconds") } };
+      const trim = parseForm(trimSchema, fields, TRIM_WHOLE_SECONDS);
+      if (!trim.ok) return trim;
       try {
-        const episodeId = await publishDraft(fields.id ?? "", { start, end }, actor);
+        const episodeId = await publishDraft(fields.id ?? "", { start: trim.value.trimStart, end: trim.value.trimEnd }, actor);
         return { ok: true, message: t("schedule.publishedAsEpisode", { id: episodeId }) };
       } catch (error) {
         if (!(error instanceof RecordingError)) throw error;
@@ -91,14 +86,9 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     },
     "show-archive": async ({ fields }) => {
-      const archive = fields.archive ?? "";
-      const prerollSeconds = parseRollSeconds(fields.preroll);
-      const postrollSeconds = parseRollSeconds(fields.postroll);
-      if (!isArchiveMode(archive)) return { ok: false, message: t("schedule.chooseArchiveMode") };
-      if (prerollSeconds === null || postrollSeconds === null) {
-        const message = t("schedule.rollInvalid", { max: MAX_ROLL_SECONDS });
-        return { ok: false, message, errors: { [prerollSeconds === null ? "preroll" : "postroll"]: message } };
-      }
+      const setting = parseForm(showArchiveSchema, fields, "");
+      if (!setting.ok) return { ...setting, message: showArchiveProblem(setting.errors) };
+      const { archive, preroll: prerollSeconds, postroll: postrollSeconds } = setting.value;
       const saved = await setShowArchive(fields.id ?? "", { archive, prerollSeconds, postrollSeconds }, actor);
       return saved ? { ok: true, message: t("schedule.saved") } : { ok: false, message: t("schedule.showGone") };
     },
@@ -147,8 +137,20 @@ export default function RecordingsAdmin() {
                   <option value="publish">{t("schedule.archivePublish")}</option>
                 </select>
               </label>
-              <Field name="preroll" label={t("schedule.preroll")} inputMode="numeric" defaultValue={String(show.archivePrerollSeconds)} />
-              <Field name="postroll" label={t("schedule.postroll")} inputMode="numeric" defaultValue={String(show.archivePostrollSeconds)} />
+              <Field
+                name="preroll"
+                maxLength={archiveLimits.preroll.maxLength}
+                label={t("schedule.preroll")}
+                inputMode="numeric"
+                defaultValue={String(show.archivePrerollSeconds)}
+              />
+              <Field
+                name="postroll"
+                maxLength={archiveLimits.postroll.maxLength}
+                label={t("schedule.postroll")}
+                inputMode="numeric"
+                defaultValue={String(show.archivePostrollSeconds)}
+              />
               <FormStatus />
               <SubmitButton pendingLabel={t("schedule.saving")}>{t("schedule.save")}</SubmitButton>
             </AdminForm>
@@ -181,8 +183,14 @@ export default function RecordingsAdmin() {
                       className="admin-form admin-form--inline"
                       aria-label={t("schedule.publishNamed", { show: item.show })}
                     >
-                      <Field name="trimStart" label={t("schedule.cutFromStart")} inputMode="numeric" defaultValue="0" />
-                      <Field name="trimEnd" label={t("schedule.cutFromEnd")} inputMode="numeric" defaultValue="0" />
+                      <Field
+                        name="trimStart"
+                        maxLength={trimLimits.trimStart.maxLength}
+                        label={t("schedule.cutFromStart")}
+                        inputMode="numeric"
+                        defaultValue="0"
+                      />
+                      <Field name="trimEnd" maxLength={trimLimits.trimEnd.maxLength} label={t("schedule.cutFromEnd")} inputMode="numeric" defaultValue="0" />
                       <FormStatus />
                       <SubmitButton pendingLabel={t("schedule.publishing")}>{t("schedule.publishEpisode")}</SubmitButton>
                     </AdminForm>

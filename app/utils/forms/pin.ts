@@ -1,0 +1,32 @@
+import * as z from "zod";
+import type { MessageKey } from "~/i18n/keys";
+import { text } from "./form";
+
+// The spec's one answer to any wrong PIN ('Invalid PIN!'), a message key the route translates.
+export const PIN_INVALID: MessageKey = "common.pinInvalid";
+
+/** The dialog's kind: into the admin area (6 digits) or back to the public site (5 characters); anything but "public" is admin. */
+export const pinKind = z.preprocess((value) => (value === "public" ? "public" : "admin"), z.enum(["admin", "public"]));
+export type PinKind = z.output<typeof pinKind>;
+
+// PinDialog (the public site's header chunk, kept free of zod) sets the same lengths as maxLength.
+export const PIN_MAX_LENGTH: Record<PinKind, number> = { admin: 6, public: 5 };
+
+const pin = {
+  admin: z.string().min(1, PIN_INVALID).max(PIN_MAX_LENGTH.admin, PIN_INVALID).regex(/^\d+$/, PIN_INVALID),
+  public: z.string().min(1, PIN_INVALID).max(PIN_MAX_LENGTH.public, PIN_INVALID),
+};
+
+function pinSchema(kind: PinKind) {
+  return z.object({
+    kind: pinKind,
+    pin: text(pin[kind]),
+    // Where the admin PIN leads (checked again by the model: only admin pages); absent when not a text field.
+    redirectTo: z.preprocess((value) => (typeof value === "string" ? value : undefined), z.string().optional()),
+  });
+}
+
+/** The PIN form (/pin and the PIN dialogs) of each kind: the PIN's length differs. */
+export const pinSchemas = { admin: pinSchema("admin"), public: pinSchema("public") };
+
+export type PinEntry = z.output<(typeof pinSchemas)[PinKind]>;
