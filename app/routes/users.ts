@@ -21,8 +21,14 @@ export function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return postOnly(request);
   const { t } = await requestTranslator(request);
-  // Four short fields: a larger body is refused while it arrives, never parsed whole.
-  const body = await readJson(request, USERS_BODY_LIMIT);
+  // Four short fields: a larger body is refused while it arrives, never parsed whole (413, as {msg} like every answer here).
+  let body: unknown;
+  try {
+    body = await readJson(request, USERS_BODY_LIMIT);
+  } catch (refused) {
+    if (!(refused instanceof Response)) throw refused;
+    return Response.json({ msg: await refused.text() }, { status: refused.status });
+  }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Response.json({ msg: t("forms.usersJsonObject") }, { status: 400 });
   }
