@@ -91,7 +91,7 @@ export function isGoogleSignInConfigured(): boolean {
 }
 
 async function googleCallbackUrl(request: Request): Promise<string> {
-  return `${await siteOrigin(request)}/auth/google/callback`;
+  return `${await siteOrigin(request.url)}/auth/google/callback`;
 }
 
 // Built per request: the Google callback URL depends on the address the listener used.

@@ -39,7 +39,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, admin, theme, origin] = await Promise.all([getCurrentUser(request), isAdmin(request), readTheme(request), siteOrigin(request)]);
+  const [user, admin, theme, origin] = await Promise.all([getCurrentUser(request), isAdmin(request), readTheme(request), siteOrigin(request.url)]);
   const language = await resolveLanguage(request, user?.language);
   return {
     language,

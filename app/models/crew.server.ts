@@ -40,12 +40,12 @@ export interface CrewSliderPage {
 }
 
 /**
- * What a page ships for the crew slider's first render: the `size` images from `?param=` on
- * (from the first when it is not a valid index), and how many there are in all.
+ * What a page ships for the crew slider's first render: the `size` images from index `from` on
+ * (the page's ?crew= as given; from the first when it is not a valid index), and how many there are in all.
  */
-export async function crewSliderPage(request: Request, param: string, size: number): Promise<CrewSliderPage> {
+export async function crewSliderPage(from: string | null, size: number): Promise<CrewSliderPage> {
   const all = await listCrewImages();
-  const requested = Number(new URL(request.url).searchParams.get(param));
+  const requested = Number(from);
   const start = Number.isInteger(requested) && requested > 0 && requested < all.length ? requested : 0;
   return { images: all.slice(start, start + size), total: all.length, start };
 }

@@ -1,5 +1,4 @@
 import type { MessageKey, MessageValues } from "~/i18n/keys";
-import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
 import { db } from "~/services/db.server";
 import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
 import { parseForm } from "~/utils/forms/form";
@@ -19,8 +18,8 @@ const STATION_KEY = "pin:admin:station";
 
 /** A refused PIN: the message (the route translates it into the page's language) and the status. */
 export type PinResult = { error: MessageKey; values?: MessageValues; status: number };
-/** A correct PIN: where the browser goes next, with the admin session cookie to set (or clear). */
-export type PinAccepted = { redirectTo: string; setCookie: string };
+/** A correct PIN: which one, and where the browser goes next (the route opens or ends the admin session). */
+export type PinAccepted = { kind: PinKind; redirectTo: string };
 
 // Only admin pages (the site's one table of them) are destinations after the admin PIN.
 function adminDestination(redirectTo: string | undefined): string {
@@ -49,11 +48,11 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
 }
 
 /**
- * Handles a PIN dialog post. The admin PIN opens an admin session and goes to
- * the dashboard; the public PIN ends it and goes back to the public site (the
- * route sends the redirect). Attempts are limited per client address.
+ * Checks a PIN dialog post. The admin PIN leads to the dashboard (or the admin page asked for);
+ * the public PIN back to the public site. The route opens or ends the admin session and sends
+ * the redirect. Attempts are limited per client address.
  */
-export async function submitPin(request: Request, clientIp: string, form: FormData): Promise<PinResult | PinAccepted> {
+export async function submitPin(clientIp: string, form: FormData): Promise<PinResult | PinAccepted> {
   const kind: PinKind = pinKind.parse(form.get("kind"));
   const entry = parseForm(pinSchemas[kind], { kind, pin: form.get("pin"), redirectTo: form.get("redirectTo") }, PIN_INVALID);
   // One counter per PIN kind: a correct public PIN never clears wrong admin guesses (nor the reverse).
@@ -69,14 +68,8 @@ export async function submitPin(request: Request, clientIp: string, form: FormDa
     return { error: PIN_INVALID, status: 401 };
   }
   await resetRateLimit(addressKey);
-  if (kind === "admin") {
-    const cookie = await startAdminSession(request, clientIp);
-    return { redirectTo: adminDestination(entry.value.redirectTo), setCookie: cookie };
-  }
-  return leaveAdmin(request);
+  return kind === "admin" ? { kind, redirectTo: adminDestination(entry.value.redirectTo) } : { kind, redirectTo: PUBLIC_HOME };
 }
 
-/** "Leave admin": ends this browser's admin session without a PIN and returns to the public site. */
-export async function leaveAdmin(request: Request): Promise<PinAccepted> {
-  return { redirectTo: "/listen", setCookie: await endAdminSession(request) };
-}
+/** Where "Leave admin" and the public PIN lead. */
+export const PUBLIC_HOME = "/listen";

@@ -42,9 +42,9 @@ export async function canonicalOrigin(): Promise<string | null> {
   return storedOrigin();
 }
 
-/** The origin absolute URLs use for this request (its Host was checked in server/security.ts). */
-export async function siteOrigin(request: Request): Promise<string> {
-  return (await canonicalOrigin()) ?? new URL(request.url).origin;
+/** The origin absolute URLs use: the canonical one, else the request's own (`requestUrl`, whose Host server/security.ts checked). */
+export async function siteOrigin(requestUrl: string): Promise<string> {
+  return (await canonicalOrigin()) ?? new URL(requestUrl).origin;
 }
 
 /** Its message is a key of the "forms" messages, for the admin's language. */

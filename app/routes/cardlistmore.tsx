@@ -18,7 +18,10 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [episodes, crew] = await Promise.all([listLatestEpisodes(PODCAST_PAGE_COUNT), crewSliderPage(request, "crew", CREW_PAGE_SIZE)]);
+  const [episodes, crew] = await Promise.all([
+    listLatestEpisodes(PODCAST_PAGE_COUNT),
+    crewSliderPage(new URL(request.url).searchParams.get("crew"), CREW_PAGE_SIZE),
+  ]);
   return { episodes, crew, stationName: getStationIdentity().name };
 }
 

@@ -28,7 +28,7 @@ import { listShowChoices } from "~/models/shows.server";
 import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
-import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import { formatBytes, oneUploadAtATime } from "~/services/uploads.server";
 import { formatDuration } from "~/utils/format";
 import { translateFormResult, translateMessage } from "~/utils/forms/form";
@@ -86,7 +86,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     timeZone,
     crew,
     shows,
-    feedUrl: `${await publicBaseUrl(request)}/podcast.xml`,
+    feedUrl: `${await siteOrigin(request.url)}/podcast.xml`,
   };
 }
 

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { buildEventsCalendar } from "~/models/event-calendar.server";
-import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
+import { siteOrigin } from "~/models/site-origin.server";
 
 // GET /events.ics — the station's events as a calendar listeners can subscribe to.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ics = await buildEventsCalendar(await publicBaseUrl(request));
+  const ics = await buildEventsCalendar(await siteOrigin(request.url));
   return new Response(ics, {
     headers: {
       "Content-Type": "text/calendar; charset=utf-8",

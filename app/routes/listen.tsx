@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [jumbotron, episodes, crew, onAir, recentSongs] = await Promise.all([
     getSiteImage("jumbotron"),
     listLatestEpisodes(LATEST_PODCAST_COUNT),
-    crewSliderPage(request, "crew", CREW_PAGE_SIZE),
+    crewSliderPage(new URL(request.url).searchParams.get("crew"), CREW_PAGE_SIZE),
     getOnAir(new Date()),
     listRecentSongs(RECENT_SONG_COUNT),
   ]);

@@ -3,7 +3,8 @@ import { useActionData, useNavigation, useSearchParams } from "@remix-run/react"
 import { PinDialog } from "~/components/PinDialog";
 import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
-import { leaveAdmin, submitPin } from "~/models/pin-entry.server";
+import { PUBLIC_HOME, submitPin } from "~/models/pin-entry.server";
+import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
 import { readForm } from "~/services/form-body.server";
 import { pinKind } from "~/utils/forms/pin";
 
@@ -13,8 +14,13 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matc
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const result = form.get("intent") === "leave" ? await leaveAdmin(request) : await submitPin(request, context.clientIp, form);
-  if ("redirectTo" in result) return redirect(result.redirectTo, { headers: { "Set-Cookie": result.setCookie } });
+  // "Leave admin" ends this browser's admin session without a PIN.
+  if (form.get("intent") === "leave") return redirect(PUBLIC_HOME, { headers: { "Set-Cookie": await endAdminSession(request) } });
+  const result = await submitPin(context.clientIp, form);
+  if ("redirectTo" in result) {
+    const cookie = result.kind === "admin" ? await startAdminSession(request, context.clientIp) : await endAdminSession(request);
+    return redirect(result.redirectTo, { headers: { "Set-Cookie": cookie } });
+  }
   const { t } = await requestTranslator(request);
   return data(
     {

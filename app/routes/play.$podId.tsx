@@ -12,7 +12,7 @@ import { listChartFrames } from "~/models/chart.server";
 import { getEpisodeProgress } from "~/models/episode-progress.server";
 import { episodeMediaExtras, getPublishedEpisode } from "~/models/episodes.server";
 import { getStationIdentity } from "~/models/station.server";
-import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
 
@@ -38,7 +38,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     user ? getEpisodeProgress(user.id, episode.id) : null,
     episodeMediaExtras(episode.id),
   ]);
-  return { episode, frames, stationName, share: episodeShareInfo(await publicBaseUrl(request), stationName, episode), startAt, progress, extras };
+  return { episode, frames, stationName, share: episodeShareInfo(await siteOrigin(request.url), stationName, episode), startAt, progress, extras };
 }
 
 export default function PlayEpisode() {

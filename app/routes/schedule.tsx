@@ -8,7 +8,7 @@ import { useT } from "~/i18n/translate";
 import { listAirings } from "~/models/schedule.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
-import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { withSiteMeta } from "~/utils/meta";
 import { dayKeyAt, isTimeZone, timeZoneNames } from "~/utils/schedule-time";
@@ -73,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     now: now.toISOString(),
     shows,
     airings: inWeek,
-    calendarUrl: `${await publicBaseUrl(request)}/schedule.ics`,
+    calendarUrl: `${await siteOrigin(request.url)}/schedule.ics`,
   };
 }
 

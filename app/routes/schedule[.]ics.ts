@@ -1,10 +1,10 @@
 import { buildScheduleCalendar } from "~/models/schedule-calendar.server";
-import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 // GET /schedule.ics — the whole programme as a calendar listeners can subscribe to.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ics = await buildScheduleCalendar(await publicBaseUrl(request));
+  const ics = await buildScheduleCalendar(await siteOrigin(request.url));
   return calendarResponse(ics!, "schedule.ics");
 }
 

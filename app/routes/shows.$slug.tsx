@@ -10,7 +10,7 @@ import { listShowAirings, toPublicAiring } from "~/models/schedule.server";
 import { getShowBySlug } from "~/models/shows.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
-import { siteOrigin as publicBaseUrl } from "~/models/site-origin.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
@@ -46,7 +46,7 @@ async function showPageData(request: Request, slug: string) {
     airings: airings.map(toPublicAiring),
     stationName: getStationIdentity().name,
     stationTimeZone: getConfig().stationTimezone,
-    calendarUrl: `${await publicBaseUrl(request)}/shows/${show.slug}.ics`,
+    calendarUrl: `${await siteOrigin(request.url)}/shows/${show.slug}.ics`,
   };
 }
 
