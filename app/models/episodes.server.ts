@@ -1,4 +1,3 @@
-import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import { Prisma, type StoredFile } from "~/generated/prisma/client";
 import { pageScoped, type AdminHandler } from "~/services/admin-forms.server";
 import { renderStationCover, stationCoverChecksum } from "~/services/artwork.server";
@@ -9,7 +8,7 @@ import { needsListeningCopy } from "~/services/audio.server";
 import { podcastFeedXml, type PodcastFeed } from "~/services/feeds.server";
 import { publish } from "~/services/realtime.server";
 import { getStorage } from "~/services/storage.server";
-import { readPartBounded, readUrlEncoded } from "~/services/form-body.server";
+import { readMultipart, readPartBounded, readUrlEncoded } from "~/services/form-body.server";
 import { removeStaged, streamToTempFile, type StagedFile } from "~/services/temp-files.server";
 import { formatBytes, MAX_AUDIO_BYTES, MAX_IMAGE_BYTES, UploadError } from "~/services/uploads.server";
 import { episodeSchema } from "~/utils/forms/episode";
@@ -201,44 +200,37 @@ async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse:
       addField(post, name, value);
     return;
   }
-  let parts = 0;
-  await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
-    if (++parts > MAX_PARTS || (part.filename !== undefined && !FILE_PARTS.has(part.name))) {
-      refuse(parts > MAX_PARTS ? "forms.tooManyFields" : "forms.unexpectedFile");
-      await readPartBounded(part.data, 0);
-      return undefined;
-    }
-    if (part.filename === undefined) {
-      const bytes = await readPartBounded(part.data, FIELD_LIMIT);
-      if (bytes === null) refuse(keyedMessage("forms.fieldTooLong", { name: part.name }));
-      else addField(post, part.name, bytes.toString("utf8"));
-      return undefined;
-    }
-    const name = part.name as FilePart;
-    if (post.files[name] || post.errors[name]) {
-      refuse("forms.unexpectedFile");
-      await readPartBounded(part.data, 0);
-      return undefined;
-    }
-    if (name === "audio") {
-      // Up to 200 MB: to disk, never whole in memory.
-      const staged = await streamToTempFile(part.data, PART_LIMITS.audio);
-      if (staged === null) {
-        post.errors.audio = TOO_LARGE.audio;
+  const { fields, refusal } = await readMultipart(request, {
+    maxParts: MAX_PARTS,
+    maxFieldBytes: FIELD_LIMIT,
+    onFile: async (part) => {
+      const name = part.name as FilePart;
+      if (!FILE_PARTS.has(name) || post.files[name] || post.errors[name]) {
+        await readPartBounded(part.data, 0);
+        return "forms.unexpectedFile";
+      }
+      if (name === "audio") {
+        // Up to 200 MB: to disk, never whole in memory.
+        const staged = await streamToTempFile(part.data, PART_LIMITS.audio);
+        if (staged === null) {
+          post.errors.audio = TOO_LARGE.audio;
+          post.tooLarge = true;
+        } else if (staged.size === 0) await removeStaged(staged);
+        else post.files.audio = staged;
+        return null;
+      }
+      const bytes = await readPartBounded(part.data, PART_LIMITS[name]);
+      if (bytes === null) {
+        post.errors[name] = TOO_LARGE[name];
         post.tooLarge = true;
-      } else if (staged.size === 0) await removeStaged(staged);
-      else post.files.audio = staged;
-      return undefined;
-    }
-    const bytes = await readPartBounded(part.data, PART_LIMITS[name]);
-    if (bytes === null) {
-      post.errors[name] = TOO_LARGE[name];
-      post.tooLarge = true;
-    }
-    // An empty file input still posts a nameless, empty part.
-    else if (bytes.length > 0) post.files[name] = bytes;
-    return undefined;
+      }
+      // An empty file input still posts a nameless, empty part.
+      else if (bytes.length > 0) post.files[name] = bytes;
+      return null;
+    },
   });
+  for (const [name, value] of fields) addField(post, name, value);
+  if (refusal) refuse(refusal);
 }
 
 /** Checks the form with its schema. A new episode needs its audio and cover; the files' content is checked when stored. */

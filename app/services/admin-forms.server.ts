@@ -1,9 +1,9 @@
-import { data, unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import type { AdminResult } from "~/components/admin/AdminForm";
 import { requestTranslator } from "~/i18n/language.server";
 import { keyedMessage, translateFormResult, translateMessage } from "~/utils/forms/form";
 import { isPlainText } from "~/utils/plain-text";
-import { readUrlEncoded, type FormLimits } from "./form-body.server";
+import { readMultipart, readPartBounded, readUrlEncoded, type FormLimits } from "./form-body.server";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 
 const MAX_FIELD_BYTES = 64 * 1024;
@@ -21,19 +21,6 @@ export interface AdminFormData {
 
 export class AdminFormError extends Error {
   name = "AdminFormError";
-}
-
-async function readPart(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let over = false;
-  for await (const chunk of data) {
-    size += chunk.length;
-    // Keep reading to the end of the part so the rest of the form still arrives, but keep nothing.
-    if (size > limit) over = true;
-    else chunks.push(chunk);
-  }
-  return over ? null : Buffer.concat(chunks);
 }
 
 /**
@@ -68,30 +55,18 @@ async function readFormParts(request: Request): Promise<AdminFormData> {
     for (const [name, value] of await readUrlEncoded(request, URLENCODED_LIMITS)) result.fields[name] = value;
     return result;
   }
-  let parts = 0;
-  // Refusals wait for the end of the body: a browser shows an answer sent before its upload finished as a dropped connection.
-  let refusal: string | null = null;
-  const handler = async (part: UploadHandlerPart) => {
-    if (++parts > MAX_PARTS) {
-      refusal ??= "forms.tooManyFields";
-      await readPart(part.data, 0);
-      return undefined;
-    }
-    const isFile = part.filename !== undefined;
-    const bytes = await readPart(part.data, isFile ? MAX_IMAGE_BYTES : MAX_FIELD_BYTES);
-    if (isFile) {
-      if (bytes === null) {
-        result.fileError = keyedMessage("forms.imageTooLargeNothingChanged", { limit: formatBytes(MAX_IMAGE_BYTES) });
-      } else if (bytes.length > 0) {
-        result.files[part.name] = bytes;
-      }
-    } else {
-      if (bytes === null) refusal ??= keyedMessage("forms.fieldTooLong", { name: part.name });
-      else result.fields[part.name] = bytes.toString("utf8");
-    }
-    return undefined;
-  };
-  await unstable_parseMultipartFormData(request, handler);
+  const { fields, refusal } = await readMultipart(request, {
+    maxParts: MAX_PARTS,
+    maxFieldBytes: MAX_FIELD_BYTES,
+    onFile: async (part) => {
+      const bytes = await readPartBounded(part.data, MAX_IMAGE_BYTES);
+      // Too large: the form is still handled, and says so where the file was chosen.
+      if (bytes === null) result.fileError = keyedMessage("forms.imageTooLargeNothingChanged", { limit: formatBytes(MAX_IMAGE_BYTES) });
+      else if (bytes.length > 0) result.files[part.name] = bytes;
+      return null;
+    },
+  });
+  for (const [name, value] of fields) result.fields[name] = value;
   if (refusal) throw new AdminFormError(refusal);
   return result;
 }

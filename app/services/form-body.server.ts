@@ -1,5 +1,6 @@
 import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
 import { serverI18n } from "~/i18n/catalogs.server";
+import { keyedMessage } from "~/i18n/keyed";
 import type { MessageKey, MessageValues } from "~/i18n/keys";
 import { resolveLanguage } from "~/i18n/language.server";
 import { translator } from "~/i18n/translate";
@@ -85,6 +86,45 @@ export async function readPartBounded(data: AsyncIterable<Uint8Array>, limit: nu
   return size > limit ? null : Buffer.concat(chunks);
 }
 
+/** A file part of a multipart form, handed to a reader's `onFile`, which must read `data` to its end. */
+export type MultipartFile = UploadHandlerPart & { filename: string };
+
+export interface MultipartRules {
+  maxParts: number;
+  /** Bytes of one text field's value. */
+  maxFieldBytes: number;
+  /** Reads one file part (readPartBounded, streamToTempFile…); a message returned refuses the form. */
+  onFile: (part: MultipartFile) => Promise<string | null>;
+}
+
+/**
+ * The one multipart reader (public, admin and episode forms): text fields up to maxFieldBytes
+ * each, at most maxParts parts, files to `onFile`. Every part is read to its end even after a
+ * refusal, since a browser shows an answer sent before its upload finished as a dropped
+ * connection; the first refusal (a keyed message) comes back with the fields. Throws when the
+ * body is not a complete multipart form.
+ */
+export async function readMultipart(request: Request, rules: MultipartRules): Promise<{ fields: [string, string][]; refusal: string | null }> {
+  const fields: [string, string][] = [];
+  let refusal: string | null = null;
+  let parts = 0;
+  await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
+    if (++parts > rules.maxParts) {
+      refusal ??= "forms.tooManyFields";
+      await readPartBounded(part.data, 0);
+    } else if (part.filename !== undefined) {
+      const refused = await rules.onFile(part as MultipartFile);
+      if (refused) refusal ??= refused;
+    } else {
+      const bytes = await readPartBounded(part.data, rules.maxFieldBytes);
+      if (bytes === null) refusal ??= keyedMessage("forms.fieldTooLong", { name: part.name });
+      else fields.push([part.name, bytes.toString("utf8")]);
+    }
+    return undefined;
+  });
+  return { fields, refusal };
+}
+
 /**
  * A JSON body read with bounded memory: past `maxBytes` the rest is read but not kept (as for
  * forms: an answer sent mid-upload reaches a client as a dropped connection; server/security.ts
@@ -121,18 +161,21 @@ export async function readForm(request: Request, limits: FormLimits = PUBLIC_FOR
     return form;
   }
   if (!type.startsWith("multipart/form-data")) throw await unreadable(request);
-  let parts = 0;
-  let over = false;
+  let read: Awaited<ReturnType<typeof readMultipart>>;
   try {
-    await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
-      const value = await readPartBounded(part.data, limits.maxFieldBytes);
-      if (++parts > limits.maxFields || value === null || part.filename !== undefined) over = true;
-      else form.append(part.name, value.toString("utf8"));
-      return undefined;
+    // Public forms take no files: one is refused like a form over the limits.
+    read = await readMultipart(request, {
+      maxParts: limits.maxFields,
+      maxFieldBytes: limits.maxFieldBytes,
+      onFile: async (part) => {
+        await readPartBounded(part.data, 0);
+        return "forms.unexpectedFile";
+      },
     });
   } catch {
     throw await unreadable(request);
   }
-  if (over) throw await formTooLarge(request, limits);
+  if (read.refusal) throw await formTooLarge(request, limits);
+  for (const [name, value] of read.fields) form.append(name, value);
   return form;
 }
