@@ -11,21 +11,11 @@ import { requestTranslator } from "~/i18n/language.server";
 import { Message } from "~/i18n/Message";
 import { metaTranslator } from "~/i18n/meta";
 import { useT, type Translator } from "~/i18n/translate";
-import {
-  createEpisode,
-  deleteEpisode,
-  discardEpisodeForm,
-  EpisodeFormRefused,
-  type EpisodeFormPost,
-  listAllEpisodes,
-  parseEpisodeId,
-  readEpisodeForm,
-  updateEpisode,
-  validateEpisode,
-} from "~/models/episodes.server";
+import { createEpisode, deleteEpisode, listAllEpisodes, parseEpisodeId, updateEpisode, validateEpisode } from "~/models/episodes.server";
 import { listCrewMembers } from "~/models/crew.server";
 import { listShowChoices } from "~/models/shows.server";
 import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { discardEpisodeForm, EpisodeFormRefused, readEpisodeForm, type EpisodeFormPost } from "~/services/episode-form.server";
 import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin } from "~/models/site-origin.server";

@@ -28,7 +28,7 @@ export class AdminFormError extends Error {
  * to the image size limit, text fields up to 64 KB, at most 40 parts. Files
  * here are images, kept in memory: at most 10 MB each and re-encoded by sharp,
  * which decodes them whole anyway (episode audio streams to disk instead, see
- * readEpisodeForm). A body
+ * readEpisodeForm in episode-form.server.ts). A body
  * that is not a complete form, or text with control characters or invalid
  * UTF-8, is refused with an AdminFormError.
  */
