@@ -23,7 +23,7 @@ import { connectListeners, percentile } from "./bench/realtime";
 import { figure, formatNumber, heading, kilobytes, megabytes, missedTargets, unmeasured } from "./bench/report";
 
 const CONNECTIONS = 50;
-// Signed-in pages are measured as the targets state them: at 20 connections.
+// Signed-in pages are measured at 20 connections, as their targets are set.
 const SIGNED_IN_CONNECTIONS = 20;
 const MEDIA_RANGE_BYTES = 65_536;
 const HEALTH_TIMEOUT_MS = 120_000;

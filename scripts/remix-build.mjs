@@ -6,7 +6,7 @@
  * Why: every route imports its `.server` models for its loader. The compiler replaces each with
  * `module.exports = {}`, which esbuild must keep (an import of a module with side effects), and a
  * stand-in imported by several routes becomes its own ~150-byte chunk that every page loads:
- * ten of them on /listen (issue 14's JavaScript budget; remix-run/remix#209 and #5394). A value
+ * ten of them on /listen, which has a 100 KB JavaScript budget (remix-run/remix#209 and #5394). A value
  * from a `.server` module that client code really uses still keeps its (empty) module, as before.
  *
  * Then every browser file is minified again with terser: esbuild's minifier is built for speed and

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef } from "react";
-import type { action as pinAction } from "~/routes/pin";
+import type { PinRefusal } from "~/utils/forms/pin";
 import { useT } from "~/i18n/translate";
 import { Icon } from "./Icon";
 
@@ -19,7 +19,7 @@ export interface PinDialogProps {
 export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }: PinDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const fetcher = useFetcher<typeof pinAction>();
+  const fetcher = useFetcher<PinRefusal>();
   const { t } = useT();
   const titleId = useId();
   const errorId = useId();

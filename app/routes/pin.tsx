@@ -6,7 +6,7 @@ import { metaTranslator } from "~/i18n/meta";
 import { PUBLIC_HOME, submitPin } from "~/models/pin-entry.server";
 import { endAdminSession, startAdminSession } from "~/services/admin-session.server";
 import { readForm } from "~/services/form-body.server";
-import { pinKind } from "~/utils/forms/pin";
+import { pinKind, type PinRefusal } from "~/utils/forms/pin";
 
 // Without JavaScript the PIN dialogs post here, and a wrong PIN re-renders
 // the dialog on this page; with JavaScript they post here through a fetcher.
@@ -22,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(result.redirectTo, { headers: { "Set-Cookie": cookie } });
   }
   const { t } = await requestTranslator(request);
-  return data(
+  return data<PinRefusal>(
     {
       error: t(result.error, result.values),
       kind: pinKind.parse(form.get("kind")),

@@ -1,7 +1,7 @@
 /*
  * What the player bar needs to know about rewinding before anyone rewinds: the state, and a way in.
  * The rewinding itself (./rewind, and hls.js where the browser needs it) loads on the first rewind,
- * so pages whose listeners never rewind never download it (issue 14's JavaScript budget).
+ * so pages whose listeners never rewind never download it (/listen's 100 KB JavaScript budget, checked by tests/browser/listener.test.ts).
  */
 export interface RewindState {
   active: boolean;

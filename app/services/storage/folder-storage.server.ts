@@ -3,7 +3,7 @@ import { constants, createReadStream } from "node:fs";
 import { access, copyFile, mkdir, open, opendir, rename, stat, unlink } from "node:fs/promises";
 import { once } from "node:events";
 import path from "node:path";
-import { assertSafeKey, assertSafeKeyPrefix, type Storage, type StoredObjectInfo } from "../storage.server";
+import { assertSafeKey, assertSafeKeyPrefix, type Storage, type StoredObjectInfo } from "./contract.server";
 
 /** Files live under `<dataDir>/files/<key>`; a key's "/" separators become subfolders. */
 export async function createFolderStorage(dataDir: string): Promise<Storage> {

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { Client } from "minio";
-import { assertSafeKey, assertSafeKeyPrefix, type S3StorageOptions, type Storage, type StoredObjectInfo } from "../storage.server";
+import { assertSafeKey, assertSafeKeyPrefix, type S3StorageOptions, type Storage, type StoredObjectInfo } from "./contract.server";
 
 const CHECK_TIMEOUT_MS = 5_000;
 /** Files larger than this go up in parts of this size, one part in memory at a time (S3 allows parts from 5 MB). */

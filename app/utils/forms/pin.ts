@@ -9,6 +9,13 @@ export const PIN_INVALID: MessageKey = "common.pinInvalid";
 export const pinKind = z.preprocess((value) => (value === "public" ? "public" : "admin"), z.enum(["admin", "public"]));
 export type PinKind = z.output<typeof pinKind>;
 
+/** What /pin answers a refused PIN with (a correct one redirects): the PIN dialogs read it from their fetcher. */
+export interface PinRefusal {
+  error: string;
+  kind: PinKind;
+  redirectTo: string;
+}
+
 // PinDialog (the public site's header chunk, kept free of zod) sets the same lengths as maxLength.
 export const PIN_MAX_LENGTH: Record<PinKind, number> = { admin: 6, public: 5 };
 
