@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { describeInBrowser, launchBrowser, newPage } from "../helpers/browser";
+import { advancing, msUntil } from "../helpers/audio";
 import { icecastAvailable, startIcecast, type RunningIcecast } from "../helpers/icecast";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -18,23 +19,6 @@ const INTERRUPTIONS: ["source" | "icecast", number][] = [
   ["source", 40],
   ["icecast", 3],
 ];
-
-const liveTime = (page: Page) => page.evaluate(() => (document.querySelector("[data-testid=live-audio]") as HTMLAudioElement).currentTime);
-
-async function msUntil(probe: () => Promise<boolean>, timeoutMs: number): Promise<number | null> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return null;
-}
-
-async function advancing(page: Page): Promise<boolean> {
-  const before = await liveTime(page);
-  await page.waitForTimeout(400);
-  return (await liveTime(page)) > before + 0.3;
-}
 
 (MINUTES > 0 && (icecastAvailable || process.env.REQUIRE_BROWSER) ? describeInBrowser : describe.skip)("listening for a long time through drops", () => {
   let icecast: RunningIcecast;
@@ -57,7 +41,7 @@ async function advancing(page: Page): Promise<boolean> {
       const page = await newPage(browser, "desktop", { colorScheme: "dark" });
       await page.goto(`${server.url}/listen`);
       await page.getByRole("button", { name: "Play the live stream" }).click();
-      expect(await msUntil(() => advancing(page), 30_000)).not.toBeNull();
+      await msUntil(() => advancing(page), 30_000, "live audio to advance");
       const deadline = Date.now() + MINUTES * 60_000;
       const recoveries: { what: string; awaySeconds: number; resumedAfterMs: number | null }[] = [];
       for (let round = 0; Date.now() < deadline; round++) {
@@ -70,7 +54,7 @@ async function advancing(page: Page): Promise<boolean> {
           await icecast.restartIcecast({ downMs: awaySeconds * 1000 });
         }
         // From the moment the stream is back: audio moves again within 5 s, nobody clicking.
-        const resumedAfterMs = await msUntil(() => advancing(page), 60_000);
+        const resumedAfterMs = await msUntil(() => advancing(page), 60_000, `audio after ${what} away ${awaySeconds} s`).catch(() => null);
         recoveries.push({ what, awaySeconds, resumedAfterMs });
         // Listen a while before the next interruption.
         await page.waitForTimeout(20_000);

@@ -1,31 +1,12 @@
 import fs from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { describeInBrowser, launchBrowser, newPage } from "../helpers/browser";
+import { advancing, episodeTime, liveTime, msUntil } from "../helpers/audio";
 import { icecastAvailable, startIcecast, type RunningIcecast } from "../helpers/icecast";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 // The one player against a real Icecast 2 with a real source client (ffmpeg):
 // drops, restarts, titles in Icecast's default charset, episodes across pages.
-const liveTime = (page: Page) => page.evaluate(() => (document.querySelector("[data-testid=live-audio]") as HTMLAudioElement).currentTime);
-const episodeTime = (page: Page) => page.evaluate(() => (document.querySelector("[data-testid=episode-audio]") as HTMLAudioElement).currentTime);
-
-/** Resolves with the ms from now until `probe` returns true (polling every 50 ms), or throws after `timeoutMs`. */
-async function msUntil(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
-
-/** Audio is moving: currentTime grows by at least 0.3 s from now. */
-async function advancing(page: Page, time: (page: Page) => Promise<number>): Promise<boolean> {
-  const before = await time(page);
-  await page.waitForTimeout(400);
-  return (await time(page)) > before + 0.3;
-}
-
 const measured: Record<string, number | string> = {};
 
 (icecastAvailable || process.env.REQUIRE_BROWSER ? describeInBrowser : describe.skip)("the one player against a real Icecast", () => {

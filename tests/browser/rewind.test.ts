@@ -1,16 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
+import { msUntil } from "../helpers/audio";
 import { icecastAvailable, startIcecast, type RunningIcecast } from "../helpers/icecast";
 import { startTestServer, type TestServer } from "../helpers/server";
-
-async function msUntil(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 const rewindTime = (page: Page) => page.evaluate(() => (document.querySelector("[data-testid=rewind-audio]") as HTMLAudioElement | null)?.currentTime ?? -1);
 const title = (page: Page) => page.locator("[data-testid=now-playing-title]").textContent();
