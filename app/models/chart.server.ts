@@ -15,5 +15,3 @@ export async function listChartFrames() {
     return [{ id: embed.id, src, title, height, allow, allowFullScreen, sandbox: EMBED_SANDBOX, referrerPolicy: EMBED_REFERRER_POLICY }];
   });
 }
-
-export type ChartFrame = Awaited<ReturnType<typeof listChartFrames>>[number];

@@ -19,8 +19,6 @@ export function listCrewMembers() {
   });
 }
 
-export type CrewMemberListItem = Awaited<ReturnType<typeof listCrewMembers>>[number];
-
 /** The slider images Crew1, Crew2, ... in slider order. */
 export function listCrewImages() {
   return cachedRead("crewImages", () =>

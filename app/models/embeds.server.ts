@@ -14,8 +14,6 @@ export function listEmbeds() {
   );
 }
 
-export type EmbedListItem = Awaited<ReturnType<typeof listEmbeds>>[number];
-
 export type AddEmbedResult = { status: "added"; id: string } | { status: "ignored" } | { status: "refused"; error: string };
 
 /** Adds pasted embed code: ignored when blank, refused unless it is an allowed player, stored only in its sanitised form. */

@@ -65,10 +65,6 @@ export function listAllEpisodes(): Promise<Episode[]> {
   return db().podcastEpisode.findMany({ orderBy: [{ publishedAt: "desc" }, { id: "desc" }], select: episodeSelect });
 }
 
-export function getEpisode(id: number): Promise<Episode | null> {
-  return db().podcastEpisode.findUnique({ where: { id }, select: episodeSelect });
-}
-
 /** A route parameter as an episode id, or null when it cannot be one. */
 export function parseEpisodeId(value: string | undefined): number | null {
   if (!value || !/^\d{1,9}$/.test(value)) return null;

@@ -198,11 +198,6 @@ export function getRewindSegment(sequence: number): Promise<SegmentRow | null> {
   return db().rewindSegment.findUnique({ where: { sequence } });
 }
 
-/** Whether a storage key belongs to the rewind buffer (kept by its rows, not by StoredFile). */
-export function isRewindKey(key: string): boolean {
-  return key.startsWith(SEGMENT_PREFIX);
-}
-
 export interface RewindUsage {
   segments: number;
   bytes: number;

@@ -324,9 +324,3 @@ export async function discardDraft(id: string): Promise<void> {
   await db().showRecording.update({ where: { id }, data: { status: "discarded", audioKey: null } });
   if (recording.audioKey) await getStorage().remove(recording.audioKey);
 }
-
-/** Storage keys the show archive keeps (draft recordings), for the orphan sweep. */
-export async function draftAudioKeys(): Promise<string[]> {
-  const rows = await db().showRecording.findMany({ where: { audioKey: { not: null } }, select: { audioKey: true } });
-  return rows.flatMap((row) => (row.audioKey ? [row.audioKey] : []));
-}

@@ -35,8 +35,6 @@ export function listShows() {
   return db().show.findMany({ select: showSelect, orderBy: { name: "asc" } });
 }
 
-export type ShowListItem = Awaited<ReturnType<typeof listShows>>[number];
-
 export function getShowBySlug(slug: string) {
   return db().show.findUnique({ where: { slug }, select: showSelect });
 }

@@ -7,16 +7,12 @@ import { useCallback, useEffect, useState } from "react";
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 // The locale defaults to English's ("en-GB"): callers pass `locale` from useT() or the translator.
-function format(timeZone: string, kind: "time" | "day" | "zone", locale: string): Intl.DateTimeFormat {
+function format(timeZone: string, kind: "time" | "zone", locale: string): Intl.DateTimeFormat {
   const key = `${kind}|${timeZone}|${locale}`;
   let result = formats.get(key);
   if (!result) {
     const options: Intl.DateTimeFormatOptions =
-      kind === "time"
-        ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }
-        : kind === "day"
-          ? { weekday: "long", day: "numeric", month: "long", timeZone }
-          : { timeZoneName: "short", timeZone };
+      kind === "time" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone } : { timeZoneName: "short", timeZone };
     result = new Intl.DateTimeFormat(locale, options);
     formats.set(key, result);
   }
@@ -26,11 +22,6 @@ function format(timeZone: string, kind: "time" | "day" | "zone", locale: string)
 /** "20:00" in `timeZone` ("20.00" in Indonesian). */
 export function timeIn(instant: Date | string, timeZone: string, locale = "en-GB"): string {
   return format(timeZone, "time", locale).format(new Date(instant));
-}
-
-/** "Monday 23 November" in `timeZone` ("Senin 23 November" in Indonesian). */
-export function dayIn(instant: Date | string, timeZone: string, locale = "en-GB"): string {
-  return format(timeZone, "day", locale).format(new Date(instant)).replace(",", "");
 }
 
 /** "CET", "GMT+7": the zone's short name at `instant`. */

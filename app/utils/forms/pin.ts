@@ -35,5 +35,3 @@ function pinSchema(kind: PinKind) {
 
 /** The PIN form (/pin and the PIN dialogs) of each kind: the PIN's length differs. */
 export const pinSchemas = { admin: pinSchema("admin"), public: pinSchema("public") };
-
-export type PinEntry = z.output<(typeof pinSchemas)[PinKind]>;

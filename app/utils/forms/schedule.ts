@@ -80,8 +80,6 @@ export const showSchema = showFields.transform(({ name, slug, description, colou
   return { name, slug: finalSlug, description, colour, hostIds: hosts };
 });
 
-export type ShowFormValues = z.input<typeof showSchema>;
-
 function isDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && parseWallKey(`${value}T00:00`) !== null;
 }
