@@ -161,6 +161,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process
       await until(recordedOn, "segments recorded after the failover", 25_000).catch(async (error: Error) => {
         throw new Error(`${error.message}:\n${await playlist()}`);
       });
+      // One gap for the failover, not one per segment or per reconnect.
+      expect(await gaps()).toBe(gapsBeforeKill + 1);
       const times = [...(await playlist()).matchAll(/#EXT-X-PROGRAM-DATE-TIME:(\S+)\n#EXTINF:([\d.]+),/g)].map((m) => [Date.parse(m[1]), Number(m[2]) * 1000]);
       for (let index = 1; index < times.length; index += 1) expect(times[index][0]).toBeGreaterThanOrEqual(times[index - 1][0] + times[index - 1][1] - 1);
     });
