@@ -146,6 +146,24 @@ describe("show recordings kept as drafts", () => {
     expect(await db().podcastEpisode.count()).toBe(episodes + 1);
   });
 
+  it("builds an airing the server restarted in from the segments that exist, noting the gap", async () => {
+    // A restart mid-airing: no segments for about 18 s, and the first one after it starts a new run.
+    const lost = await db().rewindSegment.findMany({ where: { startedAt: { gte: at(140), lt: at(158) } }, orderBy: { sequence: "asc" } });
+    expect(lost.length).toBeGreaterThanOrEqual(2);
+    const lostSeconds = lost.reduce((sum, segment) => sum + segment.durationMs, 0) / 1000;
+    await db().rewindSegment.deleteMany({ where: { sequence: { in: lost.map((segment) => segment.sequence) } } });
+    await db().rewindSegment.update({ where: { sequence: lost.at(-1)!.sequence + 1 }, data: { gapBefore: true } });
+
+    const recording = await draft(125, 175);
+    expect(recording.missingSeconds).toBeGreaterThanOrEqual(Math.floor(lostSeconds) - 1);
+    expect(recording.missingSeconds).toBeLessThanOrEqual(Math.ceil(lostSeconds) + 1);
+    expect(recording.durationMs / 1000).toBeCloseTo(50 - recording.missingSeconds, 0);
+    const text = await (await publish(recording.id, "0", "0")).text();
+    const episodeId = Number(/Published as episode (\d+)\./.exec(text)?.[1]);
+    const episode = await db().podcastEpisode.findUniqueOrThrow({ where: { id: episodeId } });
+    expect(episode.description).toContain(`${recording.missingSeconds} seconds of this airing were not recorded`);
+  });
+
   it("discards a draft with its audio", async () => {
     const recording = await draft(100, 120);
     const response = await postAdminForm(server.url, "/recordings-admin", cookie, {
