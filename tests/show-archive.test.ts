@@ -175,4 +175,27 @@ describe("show recordings kept as drafts", () => {
     expect(await db().showRecording.findUniqueOrThrow({ where: { id: recording.id } })).toMatchObject({ status: "discarded", audioKey: null });
     expect(await getStorage().stat(recording.audioKey!)).toBeNull();
   });
+  it("saves a show's archive setting from its form, and the next draft takes the pre- and post-roll", async () => {
+    const setting = (fields: Record<string, string>) =>
+      postAdminForm(server.url, "/recordings-admin", cookie, { formId: `archive-${showId}`, intent: "show-archive", id: showId, ...fields });
+    const before = await db().show.findUniqueOrThrow({ where: { id: showId } });
+    // Refused whole, each field saying what is wrong, nothing saved.
+    const refused = await setting({ archive: "sometimes", preroll: "601", postroll: "-1" });
+    expect(refused.status).toBe(400);
+    const refusal = await refused.text();
+    expect(refusal).toContain("Choose off, draft or publish.");
+    expect(refusal).toContain("Pre- and post-roll are whole seconds, at most 600.");
+    expect(await db().show.findUniqueOrThrow({ where: { id: showId } })).toEqual(before);
+
+    expect((await setting({ archive: "draft", preroll: "4", postroll: "6" })).status).toBe(200);
+    expect(await db().show.findUniqueOrThrow({ where: { id: showId } })).toMatchObject({
+      archive: "draft",
+      archivePrerollSeconds: 4,
+      archivePostrollSeconds: 6,
+    });
+    // A ten-second airing, recorded from 4 s before to 6 s after.
+    const recording = await draft(10, 20);
+    expect(recording.durationMs / 1000).toBeGreaterThan(19.9);
+    expect(recording.durationMs / 1000).toBeLessThan(20.2);
+  });
 });
