@@ -84,6 +84,22 @@ const title = (page: Page) => page.locator("[data-testid=now-playing-title]").te
     expect(await page.locator(".live-player .live-badge").first().textContent()).toBe("REWIND");
     await screenshot(page, "rewind");
 
+    // The scrubber's other ways: the start of the window (Home on the slider), then 30 s ahead.
+    const behindSeconds = async () => {
+      const [m, s] = ((await page.getByTestId("rewind-behind").textContent()) ?? "").replace("−", "").split(":").map(Number);
+      return m * 60 + s;
+    };
+    const windowSeconds = Number(await page.getByLabel("Position in the last hours of the live stream").getAttribute("max"));
+    await page.getByLabel("Position in the last hours of the live stream").focus();
+    await page.keyboard.press("Home");
+    await msUntil(async () => (await behindSeconds()) >= windowSeconds - 8, 10_000, "the start of the window");
+    const atStart = await rewindTime(page);
+    await msUntil(async () => (await rewindTime(page)) > atStart + 0.5, 10_000, "audio at the start of the window");
+    const farBehind = await behindSeconds();
+    await page.getByRole("button", { name: "Ahead 30 seconds" }).click();
+    await msUntil(async () => Math.abs((await behindSeconds()) - (farBehind - 30)) <= 6, 10_000, "30 s ahead");
+    await msUntil(async () => (await title(page)) === "Early Bird - First Song", 10_000, "the title at that moment");
+
     await page.getByRole("button", { name: "Back to live" }).click();
     await msUntil(async () => (await page.locator(".live-player").getAttribute("data-status")) === "playing", 15_000, "live again");
     expect(await page.getByTestId("rewind-controls").count()).toBe(0);
