@@ -154,6 +154,16 @@ const measured: Record<string, number | string> = {};
     await msUntil(async () => (await episodeTime(page)) > before + 20, 5_000, "the skip ahead");
     await page.keyboard.press("j");
     await msUntil(async () => (await episodeTime(page)) < before + 20, 5_000, "the skip back");
+    // The bar's own skip buttons do the same.
+    const beforeButtons = await episodeTime(page);
+    await page.locator(".live-player").getByRole("button", { name: "Back 15 seconds" }).click();
+    await msUntil(async () => (await episodeTime(page)) < beforeButtons - 10, 5_000, "the back button");
+    const afterBack = await episodeTime(page);
+    await page.locator(".live-player").getByRole("button", { name: "Ahead 30 seconds" }).click();
+    await msUntil(async () => (await episodeTime(page)) > afterBack + 20, 5_000, "the ahead button");
+    // Back where it was (a short episode: further on, it would count as heard to the end).
+    await page.locator(".live-player").getByRole("button", { name: "Back 15 seconds" }).click();
+    await msUntil(async () => (await episodeTime(page)) < afterBack + 20, 5_000, "the back button again");
     const href = await page.locator(".player-episode__title").getAttribute("href");
     await page.getByRole("button", { name: "Pause", exact: true }).click();
     const pausedAt = await episodeTime(page);
@@ -165,6 +175,18 @@ const measured: Record<string, number | string> = {};
     await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play from the play page");
     expect(await page.getByRole("button", { name: `Pause ${title}` }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Pause", exact: true }).isVisible()).toBe(true);
+
+    // One thing audible at a time: the bar's live button pauses the episode (the play page says so),
+    // and the play page's button takes the bar back from live.
+    await page.locator(".live-player").getByRole("button", { name: "Play the live stream" }).click();
+    await msUntil(async () => (await page.locator(".live-player").getAttribute("data-status")) === "playing", 15_000, "live instead");
+    expect(await page.locator(".live-player").getAttribute("data-showing")).toBe("live");
+    expect(await page.evaluate(() => (document.querySelector("[data-testid=episode-audio]") as HTMLAudioElement).paused)).toBe(true);
+    await page.getByRole("button", { name: `Play ${title}` }).waitFor();
+    await page.getByRole("button", { name: `Play ${title}` }).click();
+    await msUntil(() => advancing(page, episodeTime), 10_000, "the episode again");
+    expect(await page.locator(".live-player").getAttribute("data-status")).toBe("idle");
+    expect(await page.evaluate(() => (document.querySelector("[data-testid=live-audio]") as HTMLAudioElement).paused)).toBe(true);
 
     // Heard to the end (past 95 %): marked played in the bar, on the play page and on its card.
     await page.evaluate(() => {
