@@ -14,7 +14,7 @@ type CardEpisode = Pick<EpisodeCard, "id" | "title" | "durationSeconds"> & {
   audio: { key: string };
 };
 
-/** The spec's hand-over keys; /play/{id} itself loads the episode from the server. */
+/** The original app's hand-over keys; /play/{id} itself loads the episode from the server. */
 function rememberHandOver(episode: CardEpisode) {
   try {
     localStorage.setItem("link", mediaUrl(episode.cover));

@@ -17,7 +17,7 @@ export async function loader() {
   return { frames: await listChartFrames(), stationName: getStationIdentity().name };
 }
 
-// The spec's bare embeds page: the players only, under a hidden heading.
+// The original app's bare embeds page: the players only, under a hidden heading.
 export default function Chart() {
   const { frames } = useLoaderData<typeof loader>();
   useLiveData("embeds:changed");

@@ -8,7 +8,7 @@
 
 /**
  * The public links, in the order the station lists them (header, drawer, footer). Labels are
- * message keys: the components translate them (the spec's nav words, the same in every language).
+ * message keys: the components translate them (the original app's nav words, the same in every language).
  */
 export const publicLinks = [
   { to: "/listen", labelKey: "common.navListen" },

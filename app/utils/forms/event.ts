@@ -5,7 +5,7 @@ import { text } from "./form";
 // The messages are message keys ("events.nameTooLong"): the route translates them into the
 // page's language (requestTranslator), so this schema stays free of any language.
 
-/** The spec's message when anything is missing from the event form ('Lengkapi semua data sebelum mengunggah.'). */
+/** The original app's message when anything is missing from the event form ('Lengkapi semua data sebelum mengunggah.'). */
 export const EVENT_INCOMPLETE: MessageKey = "events.incomplete";
 // What a missing field says under it; any of them makes EVENT_INCOMPLETE the form's message.
 const MISSING: Record<"poster" | "name" | "date" | "time", MessageKey> = {
@@ -47,7 +47,7 @@ export function eventSchema(editing: boolean) {
 }
 
 /**
- * The form's answer as the spec words it: every missing field and the one alert, or else the
+ * The form's answer as the original app words it: every missing field and the one alert, or else the
  * first field that is wrong, alone. Message keys, like the schema's.
  */
 export function eventProblem(errors: Record<string, string>): { message: string; errors: Record<string, string> } {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { MessageKey } from "~/i18n/keys";
 import { text } from "./form";
 
-// The spec's one answer to any wrong PIN ('Invalid PIN!'), a message key the route translates.
+// The original app's one answer to any wrong PIN ('Invalid PIN!'), a message key the route translates.
 export const PIN_INVALID: MessageKey = "common.pinInvalid";
 
 /** The dialog's kind: into the admin area (6 digits) or back to the public site (5 characters); anything but "public" is admin. */
