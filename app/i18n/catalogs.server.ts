@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { compileMessageOrThrow } from "@lingui/message-utils/compileMessage";
+import { getConfig } from "~/services/config.server";
 import { messageFiles } from "~/locales/index.server";
 import { LANGUAGES, type Language } from "./languages";
 import { CHOICE_TYPES, type CompiledMessage } from "./format-message";
 import { provideI18n } from "./meta";
-import type { Catalog } from "./translate";
+import { translator, type Catalog, type Translator } from "./translate";
 
 /**
  * The message catalogs, compiled once from the ICU MessageFormat files in
@@ -59,6 +60,14 @@ function catalog(language: Language): CompiledCatalog {
 /** The catalog that renders pages (and server texts) in one language; shared, never switched. */
 export function serverI18n(language: Language): Catalog {
   return catalog(language).catalog;
+}
+
+/**
+ * The station's own words (STATION_LANGUAGE): for what is written once for everyone, whoever
+ * triggers it: feeds, calendars, archived episodes, stored embed titles.
+ */
+export function stationTranslator(): Translator {
+  return translator(serverI18n(getConfig().stationLanguage));
 }
 
 /** A language's compiled messages as the JSON the browser loads, and its version. */

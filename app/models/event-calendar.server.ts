@@ -1,5 +1,4 @@
-import { serverI18n } from "~/i18n/catalogs.server";
-import { translator } from "~/i18n/translate";
+import { stationTranslator } from "~/i18n/catalogs.server";
 import { getConfig } from "~/services/config.server";
 import { buildCalendar } from "~/services/feeds.server";
 import { mediaUrl } from "~/utils/media";
@@ -15,7 +14,7 @@ const EVENT_LENGTH_MINUTES = 120;
  */
 export async function buildEventsCalendar(baseUrl: string): Promise<string> {
   const station = getStationIdentity();
-  const { t } = translator(serverI18n(getConfig().stationLanguage));
+  const { t } = stationTranslator();
   const events = await listEvents();
   return buildCalendar({
     name: t("events.calendarName", { station: station.name }),

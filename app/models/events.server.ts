@@ -1,7 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
-import { serverI18n } from "~/i18n/catalogs.server";
-import { translator, type Translator } from "~/i18n/translate";
-import { getConfig } from "~/services/config.server";
+import { stationTranslator } from "~/i18n/catalogs.server";
+import type { Translator } from "~/i18n/translate";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
@@ -42,7 +41,7 @@ type Translate = Translator["t"];
 
 /** Refusals without a request behind them (seeds, scripts) are worded in the station's language. */
 function stationT(): Translate {
-  return translator(serverI18n(getConfig().stationLanguage)).t;
+  return stationTranslator().t;
 }
 
 /**

@@ -1,6 +1,4 @@
-import { serverI18n } from "~/i18n/catalogs.server";
-import { translator } from "~/i18n/translate";
-import { getConfig } from "~/services/config.server";
+import { stationTranslator } from "~/i18n/catalogs.server";
 import { uuidV5, type PodcastLiveItem } from "~/services/feeds.server";
 import { listAirings } from "./schedule.server";
 
@@ -26,7 +24,7 @@ export async function podcastLiveItems(baseUrl: string, now = new Date()): Promi
     ...(pending ? [{ airing: pending, status: "pending" as const }] : []),
   ];
   // The feed is one document for every reader: its words are in the station's language.
-  const { t } = translator(serverI18n(getConfig().stationLanguage));
+  const { t } = stationTranslator();
   return chosen.map(({ airing, status }) => ({
     guid: uuidV5(`${airing.slotId}@${airing.start.toISOString()}`, LIVE_ITEM_NAMESPACE),
     status,

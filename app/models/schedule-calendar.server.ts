@@ -1,5 +1,4 @@
-import { serverI18n } from "~/i18n/catalogs.server";
-import { translator } from "~/i18n/translate";
+import { stationTranslator } from "~/i18n/catalogs.server";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { buildVTimezone, escapeIcsText, foldIcsLine, offsetTransitions } from "~/services/feeds.server";
@@ -65,9 +64,7 @@ export async function buildScheduleCalendar(baseUrl: string, slug?: string): Pro
     return wallKeyAt(instant, timeZone) === wall ? `DTSTART;TZID=${timeZone}:${compact(wall)}` : `DTSTART:${utc(instant)}`;
   };
   // The station writes its calendars in its own language, whoever downloads them.
-  const name = slug
-    ? `${shows[0].name} · ${station.name}`
-    : translator(serverI18n(getConfig().stationLanguage)).t("schedule.calendarName", { station: station.name });
+  const name = slug ? `${shows[0].name} · ${station.name}` : stationTranslator().t("schedule.calendarName", { station: station.name });
   const years = shows.flatMap((show) =>
     show.slots.flatMap((slot) => [Number(slot.startDate.slice(0, 4)), ...slot.moves.map((move) => Number(move.newStart.slice(0, 4)))]),
   );

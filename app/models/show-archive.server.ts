@@ -1,6 +1,6 @@
 import { logActivity, SYSTEM_ACTOR, type AdminActor } from "~/models/activity.server";
 import type { Prisma } from "~/generated/prisma/client";
-import { serverI18n } from "~/i18n/catalogs.server";
+import { serverI18n, stationTranslator } from "~/i18n/catalogs.server";
 import type { MessageKey } from "~/i18n/keys";
 import { translator, type Translator } from "~/i18n/translate";
 import { getConfig } from "~/services/config.server";
@@ -68,9 +68,6 @@ async function claimRecording(now: Date) {
   });
   return count === 1 ? candidate.id : null;
 }
-
-/** Episodes are written by the station: in its language, whoever triggered them. */
-const stationTranslator = (): Translator => translator(serverI18n(getConfig().stationLanguage));
 
 function airingDate(date: Date, locale: string): string {
   return new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: getConfig().stationTimezone }).format(date);

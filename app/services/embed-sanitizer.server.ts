@@ -1,7 +1,6 @@
-import { serverI18n } from "~/i18n/catalogs.server";
+import { stationTranslator } from "~/i18n/catalogs.server";
 import { keyedMessage } from "~/i18n/keyed";
 import type { MessageKey, MessageValues } from "~/i18n/keys";
-import { translator } from "~/i18n/translate";
 import { getConfig } from "./config.server";
 
 /** What a chart embed is rendered from: only these attributes ever reach the page. */
@@ -121,7 +120,7 @@ export function sanitizeEmbed(input: string, allowList: string[] = getConfig().e
   const clean: EmbedAttributes = {
     src: url.toString(),
     // Stored with the code, so said once, in the station's language.
-    title: title || translator(serverI18n(getConfig().stationLanguage)).t("chart.embedDefaultTitle", { host: url.hostname }),
+    title: title || stationTranslator().t("chart.embedDefaultTitle", { host: url.hostname }),
     width: size("width"),
     height: size("height"),
     allow: allow.length > 0 ? [...new Set(allow)].join("; ") : null,

@@ -73,8 +73,8 @@ export async function readUrlEncoded(request: Request, limits: FormLimits): Prom
 }
 
 /**
- * Reads one multipart part to its end, keeping it only while it fits `limit`: null when it was
- * larger. Reading on keeps the rest of the form arriving, so the answer reaches the browser.
+ * Reads one multipart part (or a whole body) to its end, keeping it only while it fits `limit`:
+ * null when it was larger. Reading on keeps the rest arriving, so the answer reaches the browser.
  */
 export async function readPartBounded(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
   const chunks: Uint8Array[] = [];
@@ -131,17 +131,10 @@ export async function readMultipart(request: Request, rules: MultipartRules): Pr
  * bounds the whole body), then refused with 413 (thrown). Undefined when it is not JSON.
  */
 export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-    }
-  }
-  if (size > maxBytes) throw await refusal(request, 413, "forms.jsonTooLarge", { limit: formatBytes(maxBytes) });
+  const bytes = request.body ? await readPartBounded(request.body as unknown as AsyncIterable<Uint8Array>, maxBytes) : Buffer.alloc(0);
+  if (bytes === null) throw await refusal(request, 413, "forms.jsonTooLarge", { limit: formatBytes(maxBytes) });
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    return JSON.parse(bytes.toString("utf8")) as unknown;
   } catch {
     return undefined;
   }
