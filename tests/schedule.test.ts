@@ -36,6 +36,19 @@ async function snapshot() {
   return JSON.stringify({ shows, hosts, slots, moves });
 }
 
+/**
+ * Gives `showId` a one-off airing that started `minutesAgo` minutes ago. The other shows' weekly
+ * slots from earlier tests (Sundays 20:00, Mondays/Wednesdays/Fridays 12:00) go first: one of them
+ * may be on air right now, and the new airing would be refused as an overlap.
+ */
+async function airingNow(showId: string, minutesAgo: number, durationMinutes: number): Promise<Date> {
+  await db().showSlot.deleteMany({ where: { showId: { not: showId } } });
+  const from = new Date(Date.now() - minutesAgo * 60_000);
+  const start = wallKeyAt(from, ZONE);
+  await createSlot(showId, slot({ kind: "once", startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes }));
+  return from;
+}
+
 describe("programme schedule", () => {
   let server: TestServer;
   let cookie: string;
@@ -352,8 +365,7 @@ describe("programme schedule", () => {
     expect(await artKeys()).toEqual(objectKeys(first).sort());
     const show = await db().show.findUniqueOrThrow({ where: { slug: "art-hour" } });
     // On its page and, airing now, on the schedule and in the player bar's data.
-    const start = wallKeyAt(new Date(Date.now() - 10 * 60_000), ZONE);
-    await createSlot(show.id, slot({ kind: "once", startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 30 }));
+    await airingNow(show.id, 10, 30);
     const page = await (await fetch(`${server.url}/shows/art-hour`)).text();
     const src = /class="show-page__art" src="(\/media\/[^"]+)"/.exec(page)?.[1];
     expect(src).toBeTruthy();
@@ -436,9 +448,7 @@ describe("programme schedule", () => {
 
   it("every page's player bar says what is on now (hosts, until when), also without JavaScript", async () => {
     const show = await createShow({ name: "Bar Show", slug: "bar-show", description: "", colour: "#884400", hostIds: [] });
-    const from = new Date(Date.now() - 5 * 60_000);
-    const start = wallKeyAt(from, ZONE);
-    await createSlot(show.id, slot({ kind: "once", startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 15 }));
+    const from = await airingNow(show.id, 5, 15);
     // The airing starts on the minute `from` falls in (wall keys have no seconds).
     const end = new Date(Math.floor(from.getTime() / 60_000) * 60_000 + 15 * 60_000);
     const until = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: ZONE }).format(end);
