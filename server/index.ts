@@ -3,6 +3,9 @@ import { DatabaseUnreachableError } from "~/services/database-check.server";
 import { DataDirInUseError } from "~/services/embedded-postgres.server";
 import { logger } from "~/services/log.server";
 import { startServer } from "./app";
+import { limitHeapGrowth } from "./heap";
+
+limitHeapGrowth();
 
 // The production and development entry point: configuration errors and an
 // unreachable database end the process with one clear line, not a stack trace.

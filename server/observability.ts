@@ -1,16 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Request, RequestHandler } from "express";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { pinoHttp } from "pino-http";
+import type { Request, RequestHandler, Response } from "express";
 import type { AppConfig } from "~/services/config.server";
 import { logger } from "~/services/log.server";
 import { METRICS_CONTENT_TYPE, recordRequest, renderMetrics } from "~/services/metrics.server";
 
 /** What a request's log line says: flat fields a log search can filter on (never headers or cookies). */
-function requestLine(req: IncomingMessage, res: ServerResponse, durationMs: number) {
+function requestLine(reqId: number, req: Request, res: Response, durationMs: number) {
   return {
+    reqId,
     method: req.method,
-    path: (req as Request).path ?? new URL(req.url ?? "/", "http://x").pathname,
+    path: req.path,
     status: res.statusCode,
     durationMs,
     ...(res.writableFinished ? {} : { aborted: true }),
@@ -18,25 +17,25 @@ function requestLine(req: IncomingMessage, res: ServerResponse, durationMs: numb
 }
 
 /**
- * One structured log line (pino-http, through the app's pino logger) and one metrics sample per
- * request, written when the response finishes or the client goes away.
+ * One structured log line (through the app's pino logger) and one metrics sample per request,
+ * written when the response finishes or the client goes away.
+ *
+ * Not pino-http: it builds two child loggers per request, one of them serialising the whole
+ * request, even when the line leaves both out. That was 13 % of the CPU of a cached page.
  */
 export function observeRequests(): RequestHandler {
-  const logRequests = pinoHttp({
-    logger,
-    // No req/res objects bound to the line: they carry headers, cookies included.
-    quietReqLogger: true,
-    quietResLogger: true,
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    customSuccessMessage: () => "request",
-    customErrorMessage: () => "request",
-    customSuccessObject: (req, res, value: { responseTime: number }) => requestLine(req, res, value.responseTime),
-    customErrorObject: (req, res, _error, value: { responseTime: number }) => requestLine(req, res, value.responseTime),
-  });
+  let lastReqId = 0;
   return (req, res, next) => {
+    const reqId = ++lastReqId;
     const started = process.hrtime.bigint();
-    res.once("close", () => recordRequest(req.method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
-    logRequests(req, res, next);
+    res.once("close", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      recordRequest(req.method, res.statusCode, seconds);
+      const line = requestLine(reqId, req, res, Math.round(seconds * 1000));
+      if (res.statusCode >= 500) logger.error(line, "request");
+      else logger.info(line, "request");
+    });
+    next();
   };
 }
 

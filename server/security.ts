@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
 import { largeUploadPages } from "~/utils/site-pages";
@@ -44,15 +44,39 @@ function contentSecurityPolicy(config: AppConfig, nonce: string): string {
   ].join("; ");
 }
 
+const NONCE_BYTES = 16;
+const NONCES_PER_FILL = 256;
+
+/**
+ * 16 random bytes per response, drawn from one 4 KB fill of the same CSPRNG: one `randomBytes`
+ * call per request was 7 % of the CPU of a cached page. Each nonce is used once; the buffer is
+ * refilled when it runs out (as `crypto.randomUUID` batches its randomness).
+ */
+function noncePool(): () => string {
+  const pool = Buffer.alloc(NONCE_BYTES * NONCES_PER_FILL);
+  let offset = pool.length;
+  return () => {
+    if (offset === pool.length) {
+      randomFillSync(pool);
+      offset = 0;
+    }
+    const nonce = pool.toString("base64", offset, offset + NONCE_BYTES);
+    offset += NONCE_BYTES;
+    return nonce;
+  };
+}
+
 /**
  * Security headers on every response, with a fresh script nonce per request
  * (handed to Remix through the load context, see app/entry.server.tsx).
  */
 export function securityHeaders(config: AppConfig): RequestHandler {
+  const [policyBefore, policyAfter] = contentSecurityPolicy(config, "\0").split("\0");
+  const nextNonce = noncePool();
   return (req, res, next) => {
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = nextNonce();
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(config, nonce));
+    res.setHeader("Content-Security-Policy", policyBefore + nonce + policyAfter);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "SAMEORIGIN");

@@ -26,7 +26,8 @@ describe("operations", () => {
     }
     const entries = log.entries();
     const listen = entries.find((e) => e.path === "/listen");
-    expect(listen).toMatchObject({ method: "GET", path: "/listen", status: 200, level: "info" });
+    expect(listen).toMatchObject({ msg: "request", method: "GET", path: "/listen", status: 200, level: "info" });
+    expect(listen?.reqId).toEqual(expect.any(Number));
     expect(typeof listen?.durationMs).toBe("number");
     // Flat fields only: no request or response objects, so no headers or cookies in the log.
     expect(listen).not.toHaveProperty("req");

@@ -41,6 +41,21 @@ describe("security headers and request guards", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonceOf(a)}"`);
   });
 
+  it("never hands out a nonce twice, across refills of the random pool", async () => {
+    // More responses than one fill of the pool holds (256 nonces), some of them concurrent.
+    const nonces: string[] = [];
+    for (let batch = 0; batch < 30; batch++) {
+      const responses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.url}/healthz`)));
+      for (const response of responses) {
+        nonces.push(/'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")![1]);
+        await response.arrayBuffer();
+      }
+    }
+    expect(nonces).toHaveLength(600);
+    expect(new Set(nonces).size).toBe(600);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
+
   it("adds HSTS only when served over https", async () => {
     const response = await fetch(`${server.url}/listen`, { headers: { "X-Forwarded-Proto": "https" } });
     expect(response.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
