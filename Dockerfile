@@ -12,6 +12,8 @@ COPY package.json package-lock.json ./
 COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
 COPY prisma prisma
 COPY prisma.config.ts ./
+# Applied by npm ci's postinstall (patch-package): see patches/README.md.
+COPY patches patches
 # Dev dependencies are needed to build (Remix compiler, esbuild); NODE_ENV=production would leave them out.
 RUN npm ci --include=dev --no-audit --no-fund
 
