@@ -8,13 +8,7 @@ type Router = typeof import("@remix-run/router");
 const patched = require("@remix-run/router") as Router;
 const original = require("@remix-run/router/dist/router.umd.js") as Router;
 
-interface RouteInput {
-  id: string;
-  path?: string;
-  index?: boolean;
-  caseSensitive?: boolean;
-  children?: RouteInput[];
-}
+type RouteInput = import("@remix-run/router").AgnosticRouteObject;
 
 /** What a match says, without the route objects: ids, params and the matched path parts. */
 function summary(matches: ReturnType<Router["matchRoutes"]>) {
@@ -26,14 +20,14 @@ async function appRoutes(): Promise<RouteInput[]> {
   const build = (await import(path.resolve("build/index.js"))) as {
     routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean }>;
   };
-  const byParent = new Map<string | undefined, RouteInput[]>();
-  for (const route of Object.values(build.routes)) {
-    const list = byParent.get(route.parentId) ?? [];
-    list.push({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive });
-    byParent.set(route.parentId, list);
-  }
-  const attach = (routes: RouteInput[]): RouteInput[] =>
-    routes.map((route) => (byParent.has(route.id) ? { ...route, children: attach(byParent.get(route.id)!) } : route));
+  const byParent = new Map<string | undefined, { id: string; path?: string; index?: boolean; caseSensitive?: boolean }[]>();
+  for (const route of Object.values(build.routes)) byParent.set(route.parentId, [...(byParent.get(route.parentId) ?? []), route]);
+  const attach = (routes: typeof byParent extends Map<unknown, infer V> ? V : never): RouteInput[] =>
+    routes.map(({ id, path: routePath, index, caseSensitive }) =>
+      index
+        ? { id, path: routePath, caseSensitive, index: true }
+        : { id, path: routePath, caseSensitive, children: byParent.has(id) ? attach(byParent.get(id)!) : undefined },
+    );
   return attach(byParent.get(undefined) ?? []);
 }
 
