@@ -15,14 +15,20 @@ function summary(matches: ReturnType<Router["matchRoutes"]>) {
   return matches?.map((match) => ({ id: match.route.id, params: match.params, pathname: match.pathname, pathnameBase: match.pathnameBase })) ?? null;
 }
 
+interface BuiltRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+}
+
 /** This app's route tree, as the Remix build lists it. */
 async function appRoutes(): Promise<RouteInput[]> {
-  const build = (await import(path.resolve("build/index.js"))) as {
-    routes: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean }>;
-  };
-  const byParent = new Map<string | undefined, { id: string; path?: string; index?: boolean; caseSensitive?: boolean }[]>();
+  const build = (await import(path.resolve("build/index.js"))) as { routes: Record<string, BuiltRoute> };
+  const byParent = new Map<string | undefined, BuiltRoute[]>();
   for (const route of Object.values(build.routes)) byParent.set(route.parentId, [...(byParent.get(route.parentId) ?? []), route]);
-  const attach = (routes: typeof byParent extends Map<unknown, infer V> ? V : never): RouteInput[] =>
+  const attach = (routes: BuiltRoute[]): RouteInput[] =>
     routes.map(({ id, path: routePath, index, caseSensitive }) =>
       index
         ? { id, path: routePath, caseSensitive, index: true }
