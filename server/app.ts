@@ -163,7 +163,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // Before anything builds a URL from the Host header (Remix, the page cache, absolute links).
   app.use(refuseMalformedHosts(config));
   app.use(securityHeaders(config));
-  // Media first: it is the hottest path and needs neither body checks nor compression.
+  // Kept anonymous pages next (page-cache.ts): a replay needs nothing that follows.
+  const pageCache = createPageCache();
+  app.use(pageCache.replayFresh);
+  // Media early: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
   app.use(refuseCrossSiteWrites(config));
   app.use(limitRequestBodies(config));
@@ -201,7 +204,6 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     next();
   });
 
-  const pageCache = createPageCache();
   app.use(pageCache.middleware);
   // After the page cache, so cached pages never pay for a file lookup; and only for names with an
   // extension (favicon.svg...), so a page's path costs no failed file lookup either.

@@ -94,6 +94,12 @@ interface CachedPage {
 }
 
 export interface PageCache {
+  /**
+   * Replays a page that is kept and fresh, else passes: mounted early, so a replay skips the
+   * middleware that only other requests need (compression, static files, body limits...).
+   */
+  replayFresh: RequestHandler;
+  /** Replays, waits for a render in flight, or renders through Remix and keeps the page. */
   middleware: RequestHandler;
   /** Forgets every cached page (called for every published change). */
   invalidate(): void;
@@ -124,7 +130,8 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 const FINAL_BLOCK = deflateRawSync(Buffer.alloc(0));
 const compressPart = (part: Buffer) => deflateRawSync(part, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
 
-function gzipReplay(page: CachedPage, nonceAttribute: Buffer): Buffer {
+/** The gzip body, as the pieces to send one after the other. */
+function gzipReplay(page: CachedPage, nonceAttribute: Buffer): Buffer[] {
   const compressed = (page.compressedParts ??= page.parts.map(compressPart));
   const compressedNonce = compressPart(nonceAttribute);
   const pieces: Buffer[] = [GZIP_HEADER];
@@ -144,30 +151,55 @@ function gzipReplay(page: CachedPage, nonceAttribute: Buffer): Buffer {
   trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(length % 2 ** 32, 4);
   pieces.push(FINAL_BLOCK, trailer);
-  return Buffer.concat(pieces);
+  return pieces;
+}
+
+/**
+ * Sends the pieces as they are, with no copy into one buffer: corked, they leave in one write
+ * (with the headers) all the same.
+ */
+function sendPieces(res: Response, pieces: Buffer[], head: boolean): void {
+  res.setHeader(
+    "Content-Length",
+    pieces.reduce((sum, piece) => sum + piece.length, 0),
+  );
+  if (head) {
+    res.end();
+    return;
+  }
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.end();
+  res.uncork();
 }
 
 function replay(req: Request, res: Response, page: CachedPage): void {
   res.setHeader("ETag", page.etag);
   res.setHeader("Cache-Control", "no-cache");
-  res.setHeader("Vary", "Cookie, Accept-Language");
   if (req.get("If-None-Match") === page.etag) {
     // The browser keeps its copy and that copy's policy (its nonce matches its body).
+    res.setHeader("Vary", "Cookie, Accept-Language");
     res.removeHeader("Content-Security-Policy");
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
   const nonceAttribute = Buffer.from(`nonce="${String(res.locals.cspNonce)}"`);
   if (page.contentLanguage) res.setHeader("Content-Language", page.contentLanguage);
-  res.status(200).type(page.contentType).append("Vary", "Accept-Encoding");
+  res.setHeader("Content-Type", page.contentType);
+  res.setHeader("Vary", "Cookie, Accept-Language, Accept-Encoding");
+  res.statusCode = 200;
+  const head = req.method === "HEAD";
   if (req.acceptsEncodings("gzip")) {
-    // Already encoded: the compression middleware leaves it as it is.
     res.setHeader("Content-Encoding", "gzip");
-    res.send(req.method === "HEAD" ? undefined : gzipReplay(page, nonceAttribute));
+    sendPieces(res, gzipReplay(page, nonceAttribute), head);
     return;
   }
-  const body = Buffer.concat(page.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceAttribute, part])));
-  res.send(req.method === "HEAD" ? undefined : body);
+  sendPieces(
+    res,
+    page.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceAttribute, part])),
+    head,
+  );
 }
 
 export function createPageCache(): PageCache {
@@ -177,19 +209,35 @@ export function createPageCache(): PageCache {
 
   const fresh = (page: CachedPage | undefined) => page !== undefined && page.generation === generation && Date.now() - page.storedAt < LIFETIME_MS;
 
-  const middleware: RequestHandler = (req, res, next) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || cachedRoute(req.path) === undefined) return next();
-    if (!isAnonymous(req)) return next();
+  /** The key a cacheable request's page is kept under, or null for a request that is never cached. */
+  const keyOf = (req: Request): string | null => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || cachedRoute(req.path) === undefined) return null;
+    if (!isAnonymous(req)) return null;
     const url = renderedUrl(req);
     // Only a request that renders exactly the page its path names is cached.
-    if (!url || url.pathname !== req.path || url.pathname + url.search !== req.originalUrl) return next();
-    const key = url.href + renderInputs(req);
+    if (!url || url.pathname !== req.path || url.pathname + url.search !== req.originalUrl) return null;
+    return url.href + renderInputs(req);
+  };
+
+  /** Replays the kept page for `key` when it is fresh; false when there is none. */
+  const replayKept = (key: string, req: Request, res: Response): boolean => {
     const cached = pages.get(key);
-    if (fresh(cached)) {
-      pages.delete(key);
-      pages.set(key, cached!); // most recently used last
-      return replay(req, res, cached!);
-    }
+    if (!fresh(cached)) return false;
+    pages.delete(key);
+    pages.set(key, cached!); // most recently used last
+    replay(req, res, cached!);
+    return true;
+  };
+
+  const replayFresh: RequestHandler = (req, res, next) => {
+    const key = keyOf(req);
+    if (key === null || !replayKept(key, req, res)) next();
+  };
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const key = keyOf(req);
+    if (key === null) return next();
+    if (replayKept(key, req, res)) return;
     const inFlight = rendering.get(key);
     if (inFlight) {
       void inFlight.then((page) => (page ? replay(req, res, page) : next()));
@@ -239,6 +287,7 @@ export function createPageCache(): PageCache {
   };
 
   return {
+    replayFresh,
     middleware,
     invalidate() {
       generation += 1;

@@ -7,13 +7,17 @@ import { startTestServer, type TestServer } from "./helpers/server";
 
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
 
-/** The raw bytes and headers of a GET (fetch would decompress them). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+/** The raw status, bytes and headers of a GET (fetch would decompress them), or of a HEAD. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+  method = "GET",
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(url, { headers }, (response) => {
+    request(url, { headers, method }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
     })
       .on("error", reject)
       .end();
@@ -79,6 +83,27 @@ describe("the public page cache", () => {
       // An outside reader: GNU gzip checks the CRC and length of the whole body too.
       expect(execFileSync("gzip", ["-dc"], { input: zipped.body }).toString()).toBe(html);
       expect(zipped.body.length).toBeLessThan(plain.body.length / 3);
+    }
+  });
+
+  it("answers HEAD with a replay's headers and no body, and sends identity to a client that refuses gzip", async () => {
+    await untilKept("/listen");
+    const plain = await rawGet(`${server.url}/listen`, { "Accept-Encoding": "identity" });
+    for (const encoding of ["gzip", "identity"]) {
+      const head = await rawGet(`${server.url}/listen`, { "Accept-Encoding": encoding }, "HEAD");
+      expect(head.status).toBe(200);
+      expect(head.body).toHaveLength(0);
+      expect(head.headers.etag).toBe(plain.headers.etag);
+      expect(head.headers["content-type"]).toBe(plain.headers["content-type"]);
+      expect(head.headers["content-security-policy"]).toMatch(/'nonce-/);
+    }
+    for (const refusing of ["gzip;q=0", "gzip;q=0, identity", "br"]) {
+      const response = await rawGet(`${server.url}/listen`, { "Accept-Encoding": refusing });
+      expect(response.status).toBe(200);
+      expect(response.headers["content-encoding"]).toBeUndefined();
+      expect(Number(response.headers["content-length"])).toBe(response.body.length);
+      expect(response.body.length).toBe(plain.body.length);
+      expect(response.body.toString()).toContain("streamController.close()");
     }
   });
 
