@@ -266,10 +266,13 @@ describe("programme schedule", () => {
 
     // The week of the spring change, as /schedule shows it (station zone, no JavaScript).
     const now = new Date();
-    const week = Math.floor((Date.parse("2026-03-25T12:00:00Z") - now.getTime()) / (7 * DAY_MS));
+    const today = wallTimeAt(now, ZONE);
+    // Counted in the station's calendar days, as /schedule counts weeks from today: counted in
+    // instants up to 25 March 12:00 UTC, it came out a week short on Wednesday afternoons.
+    const daysToSpringChange = Math.round((Date.UTC(2026, 2, 25) - Date.UTC(today.year, today.month - 1, today.day)) / DAY_MS);
+    const week = Math.floor(daysToSpringChange / 7);
     const html = await (await fetch(`${server.url}/schedule?week=${week}`)).text();
     const listed = [...html.matchAll(/data-start="([^"]+)"/g)].map((m) => m[1]).sort();
-    const today = wallTimeAt(now, ZONE);
     const from = instantOfWallTime({ ...today, day: today.day + week * 7, hour: 0, minute: 0, second: 0 }, ZONE);
     const to = instantOfWallTime({ ...today, day: today.day + week * 7 + 7, hour: 0, minute: 0, second: 0 }, ZONE);
     expect(dayKeyAt(from, ZONE) <= "2026-03-29" && dayKeyAt(to, ZONE) > "2026-03-25").toBe(true);
@@ -320,7 +323,9 @@ describe("programme schedule", () => {
     const page = await (await fetch(`${server.url}/schedule`)).text();
     expect(page).toMatch(/<form method="get"[^>]*class="zone-picker"/);
     expect(page).toContain(`data-testid="listener-zone">${ZONE}<`);
-    const week = Math.floor((Date.parse("2026-12-02T12:00:00Z") - Date.now()) / (7 * DAY_MS));
+    const today = wallTimeAt(new Date(), ZONE);
+    // The week from today that holds Wednesday 2 December, counted in calendar days as /schedule does.
+    const week = Math.floor(Math.round((Date.UTC(2026, 11, 2) - Date.UTC(today.year, today.month - 1, today.day)) / DAY_MS) / 7);
     const picked = (await (await fetch(`${server.url}/schedule?tz=America%2FNew_York&week=${week}`)).text()).replaceAll("<!-- -->", "");
     expect(picked).toContain('data-testid="listener-zone">America/New_York<');
     // Evening Jazz, Sunday 20:00 in Amsterdam, is 14:00 in New York in December, with the station time beside it.
