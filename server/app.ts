@@ -32,7 +32,7 @@ import { startStationDatabase } from "~/services/station-database.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
-import { isOperator, observeRequests, serveMetrics } from "./observability";
+import { isOperator, observeRequests, observeResponse, serveMetrics } from "./observability";
 import { createPageCache } from "./page-cache";
 import { limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
@@ -162,9 +162,17 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.use(observeRequests());
   // Before anything builds a URL from the Host header (Remix, the page cache, absolute links).
   app.use(refuseMalformedHosts(config));
-  app.use(securityHeaders(config));
+  const headers = securityHeaders(config);
+  app.use(headers.middleware);
   // Kept anonymous pages next (page-cache.ts): a replay needs nothing that follows.
-  const pageCache = createPageCache();
+  const trustProxy = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
+  const pageCache = createPageCache({
+    trustsPeer: (address) => trustProxy(address, 0),
+    prepare(req, res, requestPath, secure) {
+      observeResponse(req, res, requestPath);
+      return headers.apply(res, secure);
+    },
+  });
   app.use(pageCache.replayFresh);
   // Media early: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
@@ -219,7 +227,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   let handleRemixRequest = createRequestHandler({ build, mode, getLoadContext });
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
 
-  const httpServer = http.createServer(app);
+  // A page kept for a request with the very same raw key is replayed before Express (page-cache.ts).
+  const httpServer = http.createServer((req, res) => {
+    if (!pageCache.replayBeforeExpress(req, res)) app(req, res);
+  });
   const io = new SocketServer(httpServer, { serveClient: false });
   // Several instances share one PostgreSQL; the embedded database serves a single instance.
   const stopRealtimeSharing = config.databaseUrl ? await shareRealtimeThroughPostgres(io, databaseUrl) : null;

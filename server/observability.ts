@@ -1,40 +1,48 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Request, RequestHandler, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Request, RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
 import { logger } from "~/services/log.server";
 import { METRICS_CONTENT_TYPE, recordRequest, renderMetrics } from "~/services/metrics.server";
 
 /** What a request's log line says: flat fields a log search can filter on (never headers or cookies). */
-function requestLine(reqId: number, req: Request, res: Response, durationMs: number) {
+function requestLine(reqId: number, method: string | undefined, path: string, res: ServerResponse, durationMs: number) {
   return {
     reqId,
-    method: req.method,
-    path: req.path,
+    method,
+    path,
     status: res.statusCode,
     durationMs,
     ...(res.writableFinished ? {} : { aborted: true }),
   };
 }
 
+let lastReqId = 0;
+
 /**
- * One structured log line (through the app's pino logger) and one metrics sample per request,
- * written when the response finishes or the client goes away.
+ * One structured log line (through the app's pino logger) and one metrics sample for this
+ * request, written when the response finishes or the client goes away. `path` is the request's
+ * path; without it, Express's `req.path` at that moment.
  *
  * Not pino-http: it builds two child loggers per request, one of them serialising the whole
  * request, even when the line leaves both out. That was 13 % of the CPU of a cached page.
  */
+export function observeResponse(req: IncomingMessage, res: ServerResponse, path?: string): void {
+  const reqId = ++lastReqId;
+  const started = process.hrtime.bigint();
+  res.once("close", () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    recordRequest(req.method ?? "", res.statusCode, seconds);
+    const line = requestLine(reqId, req.method, path ?? (req as Request).path, res, Math.round(seconds * 1000));
+    if (res.statusCode >= 500) logger.error(line, "request");
+    else logger.info(line, "request");
+  });
+}
+
+/** observeResponse for every request through Express. */
 export function observeRequests(): RequestHandler {
-  let lastReqId = 0;
   return (req, res, next) => {
-    const reqId = ++lastReqId;
-    const started = process.hrtime.bigint();
-    res.once("close", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      recordRequest(req.method, res.statusCode, seconds);
-      const line = requestLine(reqId, req, res, Math.round(seconds * 1000));
-      if (res.statusCode >= 500) logger.error(line, "request");
-      else logger.info(line, "request");
-    });
+    observeResponse(req, res);
     next();
   };
 }

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
 import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
+import accepts from "accepts";
 import { parse as parseCookies } from "cookie";
 import type { Request, RequestHandler, Response } from "express";
 import { negotiateLanguage } from "~/i18n/languages";
@@ -28,7 +31,7 @@ const PERSONAL_COOKIES = new Set(["__session", "__admin"]);
  * cookie parser of the sessions reads them (names trimmed, so `__session =x`
  * and `__admin\t=x` count), and any case of the names counts too.
  */
-export function isAnonymous(req: Request): boolean {
+export function isAnonymous(req: IncomingMessage): boolean {
   if (req.headers.authorization !== undefined) return false;
   const header = req.headers.cookie;
   if (!header) return true;
@@ -48,7 +51,7 @@ export function isAnonymous(req: Request): boolean {
  * app/i18n/language.server.ts turn them into the page's theme and language) and which of our
  * languages the browser's Accept-Language picks (the `?lang=` of a link is in the URL already).
  */
-function renderInputs(req: Request): string {
+function renderInputs(req: IncomingMessage): string {
   let cookies: Record<string, string | undefined> = {};
   try {
     cookies = parseCookies(req.headers.cookie ?? "");
@@ -75,6 +78,18 @@ function renderedUrl(req: Request): URL | null {
   }
 }
 
+/**
+ * Everything in a raw request that decides how Express and Remix see it: the URL as sent, the
+ * Host and X-Forwarded-* headers as sent (before refuseMalformedHosts checks and rewrites them),
+ * whether the peer is a trusted proxy, TLS, and the render inputs. Two requests with one raw key
+ * pass the same checks, render the same URL and get the same page, so a page the Express path
+ * kept for one of them can be replayed to the other before Express (see replayBeforeExpress).
+ */
+function rawKeyOf(req: IncomingMessage, trustedPeer: boolean): string {
+  const { host, "x-forwarded-host": forwardedHost, "x-forwarded-proto": forwardedProto } = req.headers;
+  return JSON.stringify([req.url, host, forwardedHost, forwardedProto, trustedPeer, (req.socket as TLSSocket).encrypted === true]) + renderInputs(req);
+}
+
 /** The body is the route the path claims (its route id appears in the HTML context or the .data stream). */
 function rendersRoute(path: string, body: Buffer): boolean {
   const route = cachedRoute(path);
@@ -93,7 +108,21 @@ interface CachedPage {
   storedAt: number;
 }
 
+/** What replays before Express need from the server (server/app.ts). */
+export interface EarlyReplays {
+  /** Whether a peer at this address may set X-Forwarded-* (Express's compiled "trust proxy"). */
+  trustsPeer(address: string | undefined): boolean;
+  /** Starts the request's log line and sets the security headers; returns the response's nonce. */
+  prepare(req: IncomingMessage, res: ServerResponse, path: string, secure: boolean): string;
+}
+
 export interface PageCache {
+  /**
+   * Replays a kept, fresh page before Express sees the request, when a request with the very same
+   * raw key (rawKeyOf) was answered with it through Express; false when it does not. Half the CPU
+   * of a replay through Express was Express itself.
+   */
+  replayBeforeExpress(req: IncomingMessage, res: ServerResponse): boolean;
   /**
    * Replays a page that is kept and fresh, else passes: mounted early, so a replay skips the
    * middleware that only other requests need (compression, static files, body limits...).
@@ -158,7 +187,7 @@ function gzipReplay(page: CachedPage, nonceAttribute: Buffer): Buffer[] {
  * Sends the pieces as they are, with no copy into one buffer: corked, they leave in one write
  * (with the headers) all the same.
  */
-function sendPieces(res: Response, pieces: Buffer[], head: boolean): void {
+function sendPieces(res: ServerResponse, pieces: Buffer[], head: boolean): void {
   res.setHeader(
     "Content-Length",
     pieces.reduce((sum, piece) => sum + piece.length, 0),
@@ -173,10 +202,10 @@ function sendPieces(res: Response, pieces: Buffer[], head: boolean): void {
   res.uncork();
 }
 
-function replay(req: Request, res: Response, page: CachedPage): void {
+function replay(req: IncomingMessage, res: ServerResponse, page: CachedPage, nonce: string): void {
   res.setHeader("ETag", page.etag);
   res.setHeader("Cache-Control", "no-cache");
-  if (req.get("If-None-Match") === page.etag) {
+  if (req.headers["if-none-match"] === page.etag) {
     // The browser keeps its copy and that copy's policy (its nonce matches its body).
     res.setHeader("Vary", "Cookie, Accept-Language");
     res.removeHeader("Content-Security-Policy");
@@ -184,13 +213,13 @@ function replay(req: Request, res: Response, page: CachedPage): void {
     res.end();
     return;
   }
-  const nonceAttribute = Buffer.from(`nonce="${String(res.locals.cspNonce)}"`);
+  const nonceAttribute = Buffer.from(`nonce="${nonce}"`);
   if (page.contentLanguage) res.setHeader("Content-Language", page.contentLanguage);
   res.setHeader("Content-Type", page.contentType);
   res.setHeader("Vary", "Cookie, Accept-Language, Accept-Encoding");
   res.statusCode = 200;
   const head = req.method === "HEAD";
-  if (req.acceptsEncodings("gzip")) {
+  if (accepts(req).encoding(["gzip"])) {
     res.setHeader("Content-Encoding", "gzip");
     sendPieces(res, gzipReplay(page, nonceAttribute), head);
     return;
@@ -202,10 +231,22 @@ function replay(req: Request, res: Response, page: CachedPage): void {
   );
 }
 
-export function createPageCache(): PageCache {
+export function createPageCache(early: EarlyReplays): PageCache {
   const pages = new Map<string, CachedPage>();
   const rendering = new Map<string, Promise<CachedPage | null>>();
   let generation = 0;
+  // Replays before Express: the kept page for each raw key, with whether it was https.
+  const pagesByRawKey = new Map<string, { page: CachedPage; secure: boolean }>();
+  const rawKeys = new WeakMap<IncomingMessage, string>();
+
+  /** Lets later requests with this request's raw key have `page` before Express. */
+  const rememberRawKey = (req: Request, page: CachedPage) => {
+    const rawKey = rawKeys.get(req);
+    if (rawKey === undefined) return;
+    pagesByRawKey.delete(rawKey);
+    if (pagesByRawKey.size >= MAX_ENTRIES) pagesByRawKey.delete(pagesByRawKey.keys().next().value!);
+    pagesByRawKey.set(rawKey, { page, secure: req.secure });
+  };
 
   const fresh = (page: CachedPage | undefined) => page !== undefined && page.generation === generation && Date.now() - page.storedAt < LIFETIME_MS;
 
@@ -225,7 +266,21 @@ export function createPageCache(): PageCache {
     if (!fresh(cached)) return false;
     pages.delete(key);
     pages.set(key, cached!); // most recently used last
-    replay(req, res, cached!);
+    rememberRawKey(req, cached!);
+    replay(req, res, cached!, String(res.locals.cspNonce));
+    return true;
+  };
+
+  const replayBeforeExpress = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const url = req.url ?? "";
+    const path = url.split("?", 1)[0]!;
+    if (cachedRoute(path) === undefined || !isAnonymous(req)) return false;
+    const rawKey = rawKeyOf(req, early.trustsPeer(req.socket.remoteAddress));
+    rawKeys.set(req, rawKey);
+    const kept = pagesByRawKey.get(rawKey);
+    if (!kept || !fresh(kept.page)) return false;
+    replay(req, res, kept.page, early.prepare(req, res, path, kept.secure));
     return true;
   };
 
@@ -240,7 +295,7 @@ export function createPageCache(): PageCache {
     if (replayKept(key, req, res)) return;
     const inFlight = rendering.get(key);
     if (inFlight) {
-      void inFlight.then((page) => (page ? replay(req, res, page) : next()));
+      void inFlight.then((page) => (page ? replay(req, res, page, String(res.locals.cspNonce)) : next()));
       return;
     }
 
@@ -279,6 +334,7 @@ export function createPageCache(): PageCache {
         };
         if (pages.size >= MAX_ENTRIES) pages.delete(pages.keys().next().value!);
         pages.set(key, page);
+        rememberRawKey(req, page);
       }
       finish(page);
       return end(chunk, ...rest);
@@ -287,11 +343,13 @@ export function createPageCache(): PageCache {
   };
 
   return {
+    replayBeforeExpress,
     replayFresh,
     middleware,
     invalidate() {
       generation += 1;
       pages.clear();
+      pagesByRawKey.clear();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomFillSync } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
 import { largeUploadPages } from "~/utils/site-pages";
@@ -66,24 +67,38 @@ function noncePool(): () => string {
   };
 }
 
+export interface SecurityHeaders {
+  /** Sets them on `res` with a fresh nonce (HSTS only over https), and returns the nonce. */
+  apply(res: ServerResponse, secure: boolean): string;
+  /** The same for every request through Express, the nonce kept in `res.locals.cspNonce`. */
+  middleware: RequestHandler;
+}
+
 /**
- * Security headers on every response, with a fresh script nonce per request
- * (handed to Remix through the load context, see app/entry.server.tsx).
+ * Security headers on every response, with a fresh script nonce per request (handed to Remix
+ * through the load context, see app/entry.server.tsx). The page cache's replays before Express
+ * (page-cache.ts) set them with `apply`.
  */
-export function securityHeaders(config: AppConfig): RequestHandler {
+export function securityHeaders(config: AppConfig): SecurityHeaders {
   const [policyBefore, policyAfter] = contentSecurityPolicy(config, "\0").split("\0");
   const nextNonce = noncePool();
-  return (req, res, next) => {
+  const apply = (res: ServerResponse, secure: boolean) => {
     const nonce = nextNonce();
-    res.locals.cspNonce = nonce;
     res.setHeader("Content-Security-Policy", policyBefore + nonce + policyAfter);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "SAMEORIGIN");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    next();
+    if (secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    return nonce;
+  };
+  return {
+    apply,
+    middleware: (req, res, next) => {
+      res.locals.cspNonce = apply(res, req.secure);
+      next();
+    },
   };
 }
 

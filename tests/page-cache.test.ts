@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { createEvent } from "~/models/events.server";
+import { captureLog } from "./helpers/log";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
@@ -105,6 +106,33 @@ describe("the public page cache", () => {
       expect(response.body.length).toBe(plain.body.length);
       expect(response.body.toString()).toContain("streamController.close()");
     }
+  });
+
+  it("answers a replay with the same security headers, log line and metrics as any other answer", async () => {
+    await untilKept("/events");
+    const rendered = await fetch(`${server.url}/events?fresh=1`); // never kept: rendered through Express
+    await rendered.text();
+    const log = captureLog("info");
+    let replayed: Response;
+    try {
+      replayed = await fetch(`${server.url}/events`);
+      await replayed.text();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      log.restore();
+    }
+    expect(replayed.headers.get("etag")).not.toBeNull();
+    for (const header of ["x-content-type-options", "referrer-policy", "x-frame-options", "cross-origin-opener-policy", "permissions-policy"]) {
+      expect(replayed.headers.get(header), header).toBe(rendered.headers.get(header));
+    }
+    expect(replayed.headers.get("content-security-policy")!.replace(/'nonce-[^']+'/, "N")).toBe(
+      rendered.headers.get("content-security-policy")!.replace(/'nonce-[^']+'/, "N"),
+    );
+    expect(log.entries().filter((entry) => entry.msg === "request")).toEqual([
+      expect.objectContaining({ method: "GET", path: "/events", status: 200, reqId: expect.any(Number), durationMs: expect.any(Number) }),
+    ]);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/^http_requests_total\{method="GET",status="200"\} [1-9]\d*$/m);
   });
 
   it("shows a change on the next request after a write", async () => {

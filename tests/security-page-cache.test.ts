@@ -24,6 +24,25 @@ describe("absolute URLs behind a trusted proxy", () => {
     await proxied?.stop();
   });
 
+  it("replays a kept page with HSTS only to requests that came over https, through the trusted proxy", async () => {
+    const base = { Host: `127.0.0.1:${proxied.port}`, "X-Forwarded-Host": "radio.example" };
+    for (const [headers, hsts] of [
+      [{ ...base, "X-Forwarded-Proto": "https" }, true],
+      [base, false],
+    ] as const) {
+      // The third is a replay of the page the first one rendered.
+      for (let i = 0; i < 3; i++) {
+        const page = await rawRequest(proxied.url, playPath, { headers });
+        expect(page.status).toBe(200);
+        expect(Boolean(page.headers["strict-transport-security"]), `${JSON.stringify(headers)} #${i}`).toBe(hsts);
+        expect(page.body).toContain(`content="${hsts ? "https" : "http"}://radio.example${playPath}"`);
+        const nonce = /'nonce-([^']+)'/.exec(String(page.headers["content-security-policy"]))![1];
+        expect(page.body).toContain(`nonce="${nonce}"`);
+        if (i > 0) expect(page.headers.etag).toBeDefined();
+      }
+    }
+  });
+
   it("come from the first forwarded host alone, its port included or not", async () => {
     const cases: [Record<string, string>, string][] = [
       [{ "X-Forwarded-Host": "radio.example" }, "http://radio.example"],
@@ -80,6 +99,50 @@ describe("the page cache cannot be poisoned", () => {
     });
     expect(listen.status).toBe(200);
     expect(titleOf(listen.body)).toMatch(/^LISTEN/);
+  });
+
+  it("keeps refusing bad Hosts and odd request targets while the honest page is kept (replays before Express)", async () => {
+    // The honest page, kept and replayed: the second answer comes from the cache.
+    for (let i = 0; i < 2; i++) expect((await rawRequest(server.url, "/listen", { headers: { Host: host } })).status).toBe(200);
+    const kept = await rawRequest(server.url, "/listen", { headers: { Host: host } });
+    expect(kept.headers.etag).toBeDefined();
+    // Each differs from the kept request in one header or in the request target only.
+    const hostile: [string, Record<string, string>][] = [
+      ["/listen", { Host: `${host}\\Chart#` }],
+      ["/listen", { Host: `${host}/CrewSpin?` }],
+      ["/listen", { Host: `${host}@attacker.example` }],
+      ["/listen", { Host: host, "X-Forwarded-Host": `${host}\\Chart?` }],
+      ["/listen", { Host: host, "X-Forwarded-Proto": "gopher" }],
+      ["/listen", { Host: host, "X-Forwarded-Proto": "https, javascript" }],
+    ];
+    for (const [path, headers] of hostile) {
+      const response = await rawRequest(server.url, path, { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(400);
+    }
+    // Absolute-form and odd targets are Express's to judge, never the kept /listen.
+    for (const target of [
+      `http://attacker.example/listen`,
+      "//attacker.example/listen",
+      "/\\attacker.example/listen",
+      "///attacker.example",
+      "/listen/",
+      "/LISTEN",
+      "/listen%00",
+      "/listen?",
+    ]) {
+      const response = await rawRequest(server.url, target, { headers: { Host: host } });
+      expect(response.headers.etag, target).not.toBe(kept.headers.etag);
+      // The target may show up as a path (a 404 names it), never as the host of a link: every
+      // link, form and source on the page stays on this site.
+      const leaving = [...response.body.matchAll(/\s(?:href|action|src|formaction)="([^"]*)"/g)]
+        .map((match) => match[1]!.replaceAll("&amp;", "&"))
+        .filter((value) => new URL(value, `http://${host}/`).host !== host);
+      expect(leaving, target).toEqual([]);
+    }
+    // And the kept page is still the honest one.
+    const after = await rawRequest(server.url, "/listen", { headers: { Host: host } });
+    expect(after.headers.etag).toBe(kept.headers.etag);
+    expect(titleOf(after.body)).toMatch(/^LISTEN/);
   });
 
   it("never serves one visitor's Host in another visitor's absolute URLs", async () => {

@@ -5,6 +5,7 @@ import type { Theme } from "~/services/theme.server";
 import { Icon } from "./Icon";
 import * as serverRendered from "./header-dialogs.server";
 import { useT } from "~/i18n/translate";
+import { sameSitePath } from "~/utils/safe-redirect";
 import { adminLinks, publicLinks } from "~/utils/site-pages";
 
 type Dialogs = typeof import("./header-dialogs");
@@ -48,7 +49,7 @@ function usePinFromUrl() {
   const rest = new URLSearchParams(searchParams);
   rest.delete("pin");
   rest.delete("redirectTo");
-  const closeHref = location.pathname + (rest.size ? `?${rest}` : "");
+  const closeHref = sameSitePath(location.pathname) + (rest.size ? `?${rest}` : "");
   return {
     kind,
     redirectTo: searchParams.get("redirectTo") ?? undefined,
@@ -68,14 +69,14 @@ function useDrawerFromUrl() {
   const open: DrawerName | null = value === "menu" || value === "profile" ? value : null;
   const rest = new URLSearchParams(searchParams);
   rest.delete("drawer");
-  const closeHref = location.pathname + (rest.size ? `?${rest}` : "");
+  const closeHref = sameSitePath(location.pathname) + (rest.size ? `?${rest}` : "");
   const hrefWith = (name: DrawerName) => {
     const params = new URLSearchParams(rest);
     // Coming back to a drawer never reopens a PIN dialog the URL asked for.
     params.delete("pin");
     params.delete("redirectTo");
     params.set("drawer", name);
-    return `${location.pathname}?${params}`;
+    return `${sameSitePath(location.pathname)}?${params}`;
   };
   return { open, closeHref, hrefWith, close: () => navigate(closeHref, { replace: true, preventScrollReset: true }) };
 }
@@ -229,7 +230,7 @@ export function SiteHeader({
               if (drawerFromUrl.open === "profile") {
                 const params = new URLSearchParams(drawerFromUrl.closeHref.split("?")[1] ?? "");
                 params.set("pin", "admin");
-                navigate(`${location.pathname}?${params}`, { replace: true, preventScrollReset: true });
+                navigate(`${sameSitePath(location.pathname)}?${params}`, { replace: true, preventScrollReset: true });
                 return;
               }
               setProfileOpen(false);

@@ -1,4 +1,4 @@
-import { safeRedirect } from "./safe-redirect";
+import { safeRedirect, sameSitePath } from "./safe-redirect";
 
 // Where a browser goes when it follows the answer as a Location header from this site.
 const followed = (location: string) => new URL(location, "https://station.example/login");
@@ -28,5 +28,21 @@ describe("safeRedirect", () => {
     expect(safeRedirect("/favorites?sort=new#top", "/listen")).toBe("/favorites?sort=new#top");
     expect(safeRedirect("/play/3?t=90", "/listen")).toBe("/play/3?t=90");
     expect(safeRedirect("/a/../schedule", "/listen")).toBe("/schedule");
+  });
+});
+
+describe("sameSitePath", () => {
+  it.each([
+    ["//evil.example/listen", "/evil.example/listen"],
+    ["///evil.example", "/evil.example"],
+    ["/\\evil.example/x", "/evil.example/x"],
+    ["\\\\evil.example", "/evil.example"],
+    ["/listen", "/listen"],
+    ["/shows/late-night", "/shows/late-night"],
+    ["/", "/"],
+  ])("keeps %s on this site as %s", (path, expected) => {
+    expect(sameSitePath(path)).toBe(expected);
+    // As a browser reads the link: still this site.
+    expect(new URL(sameSitePath(path), "https://radio.example").origin).toBe("https://radio.example");
   });
 });
