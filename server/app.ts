@@ -164,17 +164,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.use(refuseMalformedHosts(config));
   const headers = securityHeaders(config);
   app.use(headers.middleware);
-  // Kept anonymous pages next (page-cache.ts): a replay needs nothing that follows.
-  const trustProxy = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
-  const pageCache = createPageCache({
-    trustsPeer: (address) => trustProxy(address, 0),
-    prepare(req, res, requestPath, secure) {
-      observeResponse(req, res, requestPath);
-      return headers.apply(res, secure);
-    },
-  });
-  app.use(pageCache.replayFresh);
-  // Media early: it is the hottest path and needs neither body checks nor compression.
+  // Media first: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
   app.use(refuseCrossSiteWrites(config));
   app.use(limitRequestBodies(config));
@@ -212,6 +202,16 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     next();
   });
 
+  // Repeat requests for a kept page are answered before Express (the server below); this keeps
+  // pages and replays them to the first request of each kind.
+  const trustProxy = app.get("trust proxy fn") as (address: string | undefined, hop: number) => boolean;
+  const pageCache = createPageCache({
+    trustsPeer: (address) => trustProxy(address, 0),
+    prepare(req, res, requestPath, secure) {
+      observeResponse(req, res, requestPath);
+      return headers.apply(res, secure);
+    },
+  });
   app.use(pageCache.middleware);
   // After the page cache, so cached pages never pay for a file lookup; and only for names with an
   // extension (favicon.svg...), so a page's path costs no failed file lookup either.

@@ -123,11 +123,6 @@ export interface PageCache {
    * of a replay through Express was Express itself.
    */
   replayBeforeExpress(req: IncomingMessage, res: ServerResponse): boolean;
-  /**
-   * Replays a page that is kept and fresh, else passes: mounted early, so a replay skips the
-   * middleware that only other requests need (compression, static files, body limits...).
-   */
-  replayFresh: RequestHandler;
   /** Replays, waits for a render in flight, or renders through Remix and keeps the page. */
   middleware: RequestHandler;
   /** Forgets every cached page (called for every published change). */
@@ -284,11 +279,6 @@ export function createPageCache(early: EarlyReplays): PageCache {
     return true;
   };
 
-  const replayFresh: RequestHandler = (req, res, next) => {
-    const key = keyOf(req);
-    if (key === null || !replayKept(key, req, res)) next();
-  };
-
   const middleware: RequestHandler = (req, res, next) => {
     const key = keyOf(req);
     if (key === null) return next();
@@ -344,7 +334,6 @@ export function createPageCache(early: EarlyReplays): PageCache {
 
   return {
     replayBeforeExpress,
-    replayFresh,
     middleware,
     invalidate() {
       generation += 1;
