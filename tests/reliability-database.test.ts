@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import PgBoss from "pg-boss";
 import { ConfigError, loadConfig } from "~/services/config.server";
 import { isDatabaseUnavailableError } from "~/services/database-check.server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
@@ -190,6 +191,75 @@ describe("the database goes down while the server runs", () => {
         ),
       ).toBe(200);
     }
+  });
+});
+
+describe("the job queue loses its database while a job finishes", () => {
+  // pg-boss 10 completed and failed jobs without awaiting the query, so a
+  // connection lost at that moment was an unhandled rejection, which stops a
+  // Node server (patches/pg-boss+10.4.2.patch). This drops the connection
+  // between a job's handler and its completion, through the same TCP proxy.
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let boss: PgBoss;
+  const unhandled: unknown[] = [];
+  const collect = (reason: unknown) => unhandled.push(reason);
+  beforeAll(async () => {
+    process.on("unhandledRejection", collect);
+    database = await createTestDatabase();
+    proxy = await proxyTo(database);
+  });
+  afterAll(async () => {
+    process.off("unhandledRejection", collect);
+    await boss?.stop({ graceful: false, wait: true }).catch(() => {});
+    await proxy.close();
+    await database.drop();
+  });
+
+  it("reports the lost completion as a queue error, keeps working and leaves nothing unhandled", async () => {
+    boss = new PgBoss({ connectionString: proxy.urlFor(database.url), schema: "pgboss", max: 3 });
+    const queueErrors: { message: string; queue?: string }[] = [];
+    boss.on("error", (error: Error & { queue?: string }) => queueErrors.push(error));
+    await boss.start();
+    await boss.createQueue("outage");
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handled: string[] = [];
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+    await boss.work<{ n: number }>("outage", { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      handled.push(job.id);
+      if (job.data.n === 1) {
+        entered();
+        await released;
+      }
+    });
+
+    await boss.send("outage", { n: 1 });
+    await handlerEntered;
+    await proxy.cut();
+    release(); // the handler succeeds, and the completion query finds the database gone
+    const reported = await waitFor(
+      async () => queueErrors.filter((error) => error.queue === "outage"),
+      (errors) => errors.length > 0,
+    );
+    expect(reported.length).toBeGreaterThan(0);
+    expect(unhandled).toEqual([]);
+
+    // Back up: the same worker takes the next job.
+    await proxy.restore();
+    const second = await waitFor(
+      () => boss.send("outage", { n: 2 }).catch(() => null),
+      (id) => id !== null,
+    );
+    expect(
+      await waitFor(
+        async () => handled.includes(second ?? ""),
+        (done) => done,
+      ),
+    ).toBe(true);
+    expect(unhandled).toEqual([]);
   });
 });
 
