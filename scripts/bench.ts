@@ -13,6 +13,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { startBareRemix } from "./bench/bare-remix";
 import { load, type LoadResult } from "./bench/http-load";
 import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
 import { summariseProfile } from "./bench/profile";
@@ -303,6 +304,20 @@ async function main(): Promise<void> {
     cpuLine(`${who} ${page} server CPU per request`, result);
     figure(`${who} ${page} p50 latency`, ms(result.p50Ms));
     figure(`${who} ${page} p99 latency`, ms(result.p99Ms), target?.p99 ? { text: `< ${target.p99} ms`, met: result.p99Ms < target.p99 } : undefined);
+  }
+
+  // What the stack itself costs for a page of /listen's shape, next to the signed-in targets.
+  heading(`Reference: the stack alone (Express + Remix v2 + React 18), ${SIGNED_IN_CONNECTIONS} connections`);
+  const bare = await startBareRemix(work);
+  try {
+    const reference = await load(`${bare.url}/`, { connections: SIGNED_IN_CONNECTIONS, durationSeconds: duration, watchPid: bare.child.pid });
+    // A page of /listen's shape from an in-memory loader: no database, session or middleware.
+    figure("bare Remix page requests/s", rps(reference.requestsPerSecond) + failures(reference));
+    figure("bare Remix page ratio to baseline", ratio(reference.requestsPerSecond / base.requestsPerSecond));
+    cpuLine("bare Remix page CPU per request", reference);
+    figure("bare Remix page p99 latency", ms(reference.p99Ms));
+  } finally {
+    bare.child.kill();
   }
 
   heading(`Media: ${rangeHeader.Range} of ${audioPath}`);
