@@ -4,8 +4,10 @@ import { DataDirInUseError } from "~/services/embedded-postgres.server";
 import { logger } from "~/services/log.server";
 import { startServer } from "./app";
 import { limitHeapGrowth } from "./heap";
+import { logUnhandledRejections } from "./process-guards";
 
 limitHeapGrowth();
+logUnhandledRejections();
 
 // The production and development entry point: configuration errors and an
 // unreachable database end the process with one clear line, not a stack trace.

@@ -1,8 +1,12 @@
+import { spawn } from "node:child_process";
 import http from "node:http";
 import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { io as connect } from "socket.io-client";
 import { createEvent } from "~/models/events.server";
 import { getStorage } from "~/services/storage.server";
+import { createTestDatabase } from "./helpers/database";
 import { captureLog } from "./helpers/log";
 import { startTestServer, type TestServer } from "./helpers/server";
 
@@ -89,6 +93,103 @@ describe("graceful shutdown", () => {
     } finally {
       await server.database.drop();
       await fs.rm(server.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a promise nobody awaited rejects", () => {
+  // A real Node process each time: what matters is whether it goes on running.
+  async function runScript(withGuard: boolean): Promise<{ code: number | null; stdout: string }> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-guard-"));
+    const script = path.join(dir, "script.ts");
+    await fs.writeFile(
+      script,
+      [
+        `import { logUnhandledRejections } from ${JSON.stringify(path.resolve("server/process-guards.ts"))};`,
+        withGuard ? "logUnhandledRejections();" : "",
+        // Like pg-boss 10's un-awaited job completion when the database connection drops.
+        `void Promise.reject(new Error("Connection terminated unexpectedly"));`,
+        `setTimeout(() => console.log(JSON.stringify({ stillServing: true })), 300);`,
+      ].join("\n"),
+    );
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: "info" } });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      return { code, stdout };
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("is logged with its stack and the server keeps running (without the guard, Node stops)", async () => {
+    const unguarded = await runScript(false);
+    expect(unguarded.code).not.toBe(0);
+    expect(unguarded.stdout).not.toContain("stillServing");
+
+    const guarded = await runScript(true);
+    expect(guarded.code).toBe(0);
+    const lines = guarded.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        msg: "Unhandled promise rejection; the server keeps running",
+        error: "Connection terminated unexpectedly",
+        stack: expect.stringContaining("Error: Connection terminated unexpectedly"),
+      }),
+    );
+    expect(lines).toContainEqual({ stillServing: true });
+  });
+
+  it("the production entry point logs it and goes on serving", async () => {
+    const database = await createTestDatabase();
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-guard-server-"));
+    // Loaded before the server: a rejection nobody handles, made on the test's signal.
+    const inject = path.join(dir, "inject.mjs");
+    await fs.writeFile(inject, `process.on("SIGUSR2", () => void Promise.reject(new Error("injected by the test")));\n`);
+    const child = spawn(process.execPath, ["--import", "tsx", "--import", inject, "server/index.ts"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/root",
+        NODE_ENV: "production",
+        DATA_DIR: path.join(dir, "data"),
+        PORT: "0",
+        HOST: "127.0.0.1",
+        SEED_CONTENT: "false",
+        DATABASE_URL: database.url,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done() && waited < 60_000 && child.exitCode === null; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    };
+    try {
+      await until(() => output.includes("on the air at"));
+      const url = /on the air at (http:\/\/[^\s"]+)/.exec(output)?.[1];
+      expect(url, output).toBeDefined();
+      child.kill("SIGUSR2");
+      await until(() => output.includes("injected by the test"));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(child.exitCode).toBeNull();
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const logged = output
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logged).toContainEqual(expect.objectContaining({ level: "error", error: "injected by the test" }));
+    } finally {
+      child.kill("SIGTERM");
+      await exit;
+      await fs.rm(dir, { recursive: true, force: true });
+      await database.drop();
     }
   });
 });
