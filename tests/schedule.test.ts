@@ -334,6 +334,31 @@ describe("programme schedule", () => {
     expect(bogus).toContain(`data-testid="listener-zone">${ZONE}<`);
   });
 
+  it("a show that began before the listener's midnight and runs past it is listed first on their today", async () => {
+    // Half an hour either side of today's midnight in Tokyo (16:00 or 15:00 in Amsterdam): clear of
+    // the other tests' slots, and true at any time of day the test runs.
+    const listenerZone = "Asia/Tokyo";
+    const night = await createShow({ name: "Midnight Hour", slug: "midnight-hour", description: "", colour: "#222266", hostIds: [] });
+    try {
+      const midnight = instantOfWallTime({ ...wallTimeAt(new Date(), listenerZone), hour: 0, minute: 0, second: 0 }, listenerZone);
+      const from = new Date(midnight.getTime() - 30 * 60_000);
+      const start = wallKeyAt(from, ZONE);
+      await createSlot(night.id, slot({ kind: "once", startDate: start.slice(0, 10), startTime: start.slice(11), durationMinutes: 60 }));
+      for (const query of [`tz=${encodeURIComponent(listenerZone)}`, `tz=${encodeURIComponent(listenerZone)}&week=0`]) {
+        const html = (await (await fetch(`${server.url}/schedule?${query}`)).text()).replaceAll("<!-- -->", "");
+        const days = [...html.matchAll(/<section[^>]*class="schedule-day"[\s\S]*?<\/section>/g)].map((match) => match[0]);
+        expect(days).toHaveLength(7);
+        expect(days[0]).toContain(`id="day-${dayKeyAt(new Date(), listenerZone)}"`);
+        // First on today's list, and on no other day.
+        const firstAiring = /<li[^>]*data-start="([^"]+)"/.exec(days[0])?.[1];
+        expect(firstAiring).toBe(from.toISOString());
+        expect(days.filter((day) => day.includes("Midnight Hour"))).toHaveLength(1);
+      }
+    } finally {
+      await deleteShow(night.id);
+    }
+  });
+
   it("a show's page lists its next airings and links its hosts to their crew profile", async () => {
     const show = await db().show.findUniqueOrThrow({ where: { slug: jazzSlug } });
     const image = await db().storedFile.create({ data: { key: "images/host2.webp", contentType: "image/webp", size: 1, checksum: "i".repeat(64) } });

@@ -100,7 +100,13 @@ export default function Schedule() {
   const zones = data.zones.split(" ");
   const days = weekDays(now, data.week, zone);
   const byDay = new Map<string, WeekAiring[]>(days.map((day) => [day, []]));
-  for (const airing of data.airings) byDay.get(dayKeyAt(new Date(airing.start), zone))?.push(airing);
+  for (const airing of data.airings) {
+    const startDay = dayKeyAt(new Date(airing.start), zone);
+    // A night show that began before the first day shown and runs into it (on air now, just
+    // after the listener's midnight) is listed first on that day, not left out of the week.
+    const runsIntoFirstDay = startDay < days[0] && dayKeyAt(new Date(Date.parse(airing.end) - 1), zone) >= days[0];
+    byDay.get(runsIntoFirstDay ? days[0] : startDay)?.push(airing);
+  }
   const todayKey = dayKeyAt(now, zone);
   const zoneParam = searchParams.get("tz");
   const weekLink = (week: number) => `?${new URLSearchParams({ ...(week ? { week: String(week) } : {}), ...(zoneParam ? { tz: zoneParam } : {}) })}`;

@@ -69,9 +69,12 @@ async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+/** Polls `check` until it holds; stops at once when `failed` gives a reason (a process that died). */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000, failed: () => string | null = () => null): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    const reason = failed();
+    if (reason) throw new Error(`Icecast: ${reason} while waiting for ${what}`);
     if (await check().catch(() => false)) return;
     await sleep(50);
   }
@@ -93,11 +96,16 @@ function stopProcess(child: ChildProcess | null, signal: NodeJS.Signals = "SIGTE
 export async function startIcecast(options: IcecastOptions = {}): Promise<RunningIcecast> {
   const mount = options.mount ?? "/live";
   const audioFile = path.resolve(options.audioFile ?? "prisma/seed-assets/audio/episode-1.mp3");
-  const port = await freePort();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "icecast-test-"));
   const asRoot = process.getuid?.() === 0;
-  const config = `<icecast>
-  <location>test</location><admin>test@localhost</admin>
+  // status-json.xsl repeats it: proof that what answers on the port is this server, not another
+  // test's Icecast or any other program that took the port between freePort() and Icecast's bind.
+  const location = path.basename(dir);
+  let port = 0;
+  const configFile = path.join(dir, "icecast.xml");
+  const writeConfig = async () => {
+    const config = `<icecast>
+  <location>${location}</location><admin>test@localhost</admin>
   <limits><clients>200</clients><sources>4</sources><source-timeout>5</source-timeout>
     <burst-on-connect>1</burst-on-connect><burst-size>65535</burst-size></limits>
   <authentication>
@@ -115,38 +123,44 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Runnin
   <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>3</loglevel></logging>
   <security><chroot>0</chroot>${asRoot ? "<changeowner><user>icecast2</user><group>icecast</group></changeowner>" : ""}</security>
 </icecast>`;
-  const configFile = path.join(dir, "icecast.xml");
-  await fs.writeFile(configFile, config);
-  if (asRoot) {
-    const { execFileSync } = await import("node:child_process");
-    execFileSync("chown", ["-R", "icecast2:icecast", dir]);
-  }
+    await fs.writeFile(configFile, config);
+    if (asRoot) {
+      const { execFileSync } = await import("node:child_process");
+      execFileSync("chown", ["-R", "icecast2:icecast", dir]);
+    }
+  };
 
-  const url = `http://127.0.0.1:${port}`;
-  const streamUrl = `${url}${mount}`;
+  let url = "";
   const adminAuth = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString("base64")}`;
   let icecast: ChildProcess | null = null;
   let source: ChildProcess | null = null;
   let icecastOutput = "";
 
-  const mountIsLive = async () => {
+  const status = async () => {
     const response = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(2_000) });
-    const body = (await response.json()) as { icestats?: { source?: { listenurl?: string } | { listenurl?: string }[] } };
-    const sources = body.icestats?.source;
+    return (await response.json()) as { icestats?: { location?: string; source?: { listenurl?: string } | { listenurl?: string }[] } };
+  };
+  const mountIsLive = async () => {
+    const sources = (await status()).icestats?.source;
     const list = Array.isArray(sources) ? sources : sources ? [sources] : [];
     return list.some((s) => s.listenurl?.endsWith(mount));
   };
+
+  const icecastDied = () => {
+    const child = icecast as ChildProcess | null;
+    if (!child || (child.exitCode === null && child.signalCode === null)) return null;
+    return `icecast2 exited (${child.exitCode ?? child.signalCode}) on port ${port}`;
+  };
+  const failure = async (error: Error) => new Error(`${error.message}\nicecast2: ${icecastOutput}\n${await readLog()}\nffmpeg: ${sourceOutput}`);
 
   const startServer = async () => {
     icecastOutput = "";
     icecast = spawn(ICECAST, ["-c", configFile], { stdio: ["ignore", "pipe", "pipe"] });
     icecast.stdout!.on("data", (chunk: Buffer) => (icecastOutput += chunk));
     icecast.stderr!.on("data", (chunk: Buffer) => (icecastOutput += chunk));
-    await until("the server to answer", async () => (await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(1_000) })).ok).catch(
-      async (error: Error) => {
-        throw new Error(`${error.message}\n${icecastOutput}\n${await readLog()}`);
-      },
-    );
+    await until("the server to answer", async () => (await status()).icestats?.location === location, 30_000, icecastDied).catch(async (error: Error) => {
+      throw await failure(error);
+    });
   };
 
   let sourceOutput = "";
@@ -177,23 +191,43 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Runnin
     child.stderr!.on("data", (chunk: Buffer) => (sourceOutput += chunk));
     return child;
   };
-  const startSource = async () => {
+  const startSource = async (timeoutMs = 30_000) => {
     await stopProcess(source);
     sourceOutput = "";
     source = spawnSource();
     // Like a real source client, try again when the server refused the connection (still starting).
-    await until("the mount to go live", async () => {
-      if (source && (source.exitCode !== null || source.signalCode !== null)) source = spawnSource();
-      return mountIsLive();
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}\nffmpeg: ${sourceOutput}`);
+    await until(
+      "the mount to go live",
+      async () => {
+        if (source && (source.exitCode !== null || source.signalCode !== null)) source = spawnSource();
+        return mountIsLive();
+      },
+      timeoutMs,
+      icecastDied,
+    ).catch(async (error: Error) => {
+      throw await failure(error);
     });
   };
 
   const readLog = () => fs.readFile(path.join(dir, "error.log"), "utf8").catch(() => "");
 
-  await startServer();
-  await startSource();
+  // The port is free when freePort() looks, but another process may take it before Icecast binds
+  // (any outgoing connection can get it as its local port): then start again on another one.
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    await writeConfig();
+    try {
+      await startServer();
+      await startSource(attempt < 3 ? 15_000 : 30_000);
+      break;
+    } catch (error) {
+      await stopProcess(source, "SIGKILL");
+      await stopProcess(icecast);
+      if (attempt >= 3) throw error;
+    }
+  }
+  const streamUrl = `${url}${mount}`;
 
   return {
     url,
