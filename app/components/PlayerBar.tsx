@@ -105,12 +105,21 @@ export function PlayerBar({
   const heard = (next: Partial<NowPlaying> | undefined) => {
     if (next) player.nowPlayingChanged({ title: next.title ?? null, onAir: next.onAir !== false });
   };
-  useRealtime<{ records: NowPlaying[] }>("nowplaying:changed", (change) => heard(change.records?.[0]));
+  const pushesHeard = useRef(0);
+  useRealtime<{ records: NowPlaying[] }>("nowplaying:changed", (change) => {
+    pushesHeard.current += 1;
+    heard(change.records?.[0]);
+  });
   // Whatever changed before the connection was up (or while it was down) was not pushed to this tab.
   useRealtimeConnected(() => {
+    const pushesBefore = pushesHeard.current;
     fetch("/now-playing", { headers: { Accept: "application/json" } })
       .then((response) => (response.ok ? (response.json() as Promise<NowPlaying>) : undefined))
-      .then(heard)
+      .then((state) => {
+        // Every change after the connection was up is pushed, in order: one pushed while this
+        // request was on its way is at least as new as its answer, which would put it back.
+        if (pushesHeard.current === pushesBefore) heard(state);
+      })
       .catch(() => {});
   });
 

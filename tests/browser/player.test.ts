@@ -121,6 +121,37 @@ const measured: Record<string, number | string> = {};
     await page.context().close();
   });
 
+  it("keeps a title pushed while its first /now-playing answer was on the way, not the older answer", async () => {
+    // The bar asks /now-playing once its realtime connection is up; a change pushed meanwhile is
+    // newer than that answer. Held here: the answer is taken from the server, then the title
+    // changes and is pushed, then the older answer is delivered.
+    await icecast.setTitle("Before the change");
+    const serverTitle = async () =>
+      ((await (await fetch(`${server.url}/now-playing`, { headers: { Accept: "application/json" } })).json()) as { title: string | null }).title;
+    await msUntil(async () => (await serverTitle()) === "Before the change", 10_000, "the server to know the first title");
+    const page = await newPage(browser, "phone", { colorScheme: "dark" });
+    const title = page.getByTestId("now-playing-title");
+    let asked!: () => void;
+    const answerTaken = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/now-playing", async (route) => {
+      const older = await route.fetch();
+      asked();
+      await released;
+      await route.fulfill({ response: older });
+    });
+    await page.goto(`${server.url}/events`);
+    await msUntil(async () => (await title.textContent()) === "Before the change", 10_000, "the first title");
+    await answerTaken;
+    await icecast.setTitle("After the change");
+    await msUntil(async () => (await title.textContent()) === "After the change", 10_000, "the pushed title");
+    release();
+    await page.waitForTimeout(1_500);
+    expect(await title.textContent()).toBe("After the change");
+    await page.context().close();
+  });
+
   it("plays an episode from a card on /listen in the bar and keeps it playing across pages; /play/{id} resumes", async () => {
     const page = await openListening();
     const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
