@@ -81,8 +81,10 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   throw new Error(`Icecast: timed out waiting for ${what}`);
 }
 
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 function stopProcess(child: ChildProcess | null, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (!child || exited(child)) return Promise.resolve();
   return new Promise((resolve) => {
     const killer = setTimeout(() => child.kill("SIGKILL"), 3_000);
     child.once("exit", () => {
@@ -148,8 +150,7 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Runnin
 
   const icecastDied = () => {
     const child = icecast as ChildProcess | null;
-    if (!child || (child.exitCode === null && child.signalCode === null)) return null;
-    return `icecast2 exited (${child.exitCode ?? child.signalCode}) on port ${port}`;
+    return child && exited(child) ? `icecast2 exited (${child.exitCode ?? child.signalCode}) on port ${port}` : null;
   };
   const failure = async (error: Error) => new Error(`${error.message}\nicecast2: ${icecastOutput}\n${await readLog()}\nffmpeg: ${sourceOutput}`);
 
@@ -199,7 +200,7 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Runnin
     await until(
       "the mount to go live",
       async () => {
-        if (source && (source.exitCode !== null || source.signalCode !== null)) source = spawnSource();
+        if (source && exited(source)) source = spawnSource();
         return mountIsLive();
       },
       timeoutMs,
