@@ -7,6 +7,7 @@ import { io as connect } from "socket.io-client";
 import { createEvent } from "~/models/events.server";
 import { getStorage } from "~/services/storage.server";
 import { createTestDatabase } from "./helpers/database";
+import { startServerProcess } from "./helpers/child-server";
 import { captureLog } from "./helpers/log";
 import { startTestServer, type TestServer } from "./helpers/server";
 
@@ -151,43 +152,26 @@ describe("a promise nobody awaited rejects", () => {
     // Loaded before the server: a rejection nobody handles, made on the test's signal.
     const inject = path.join(dir, "inject.mjs");
     await fs.writeFile(inject, `process.on("SIGUSR2", () => void Promise.reject(new Error("injected by the test")));\n`);
-    const child = spawn(process.execPath, ["--import", "tsx", "--import", inject, "server/index.ts"], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "/root",
-        NODE_ENV: "production",
-        DATA_DIR: path.join(dir, "data"),
-        PORT: "0",
-        HOST: "127.0.0.1",
-        SEED_CONTENT: "false",
-        DATABASE_URL: database.url,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    const until = async (done: () => boolean) => {
-      for (let waited = 0; !done() && waited < 60_000 && child.exitCode === null; waited += 100) await new Promise((r) => setTimeout(r, 100));
-    };
+    const server = await startServerProcess(
+      { DATA_DIR: path.join(dir, "data"), PORT: "0", HOST: "127.0.0.1", SEED_CONTENT: "false", DATABASE_URL: database.url },
+      ["--import", inject],
+    );
     try {
-      await until(() => output.includes("on the air at"));
-      const url = /on the air at (http:\/\/[^\s"]+)/.exec(output)?.[1];
-      expect(url, output).toBeDefined();
-      child.kill("SIGUSR2");
-      await until(() => output.includes("injected by the test"));
+      server.child.kill("SIGUSR2");
+      for (let waited = 0; !server.output().includes("injected by the test") && waited < 60_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(child.exitCode).toBeNull();
-      expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      const logged = output
+      expect(server.child.exitCode).toBeNull();
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const logged = server
+        .output()
         .split("\n")
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(logged).toContainEqual(expect.objectContaining({ level: "error", error: "injected by the test" }));
     } finally {
-      child.kill("SIGTERM");
-      await exit;
+      await server.stop();
       await fs.rm(dir, { recursive: true, force: true });
       await database.drop();
     }

@@ -12,8 +12,9 @@ export interface ChildServer {
 // English texts, as in tests/helpers/server.ts.
 const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", NODE_ENV: "production", STATION_LANGUAGE: "en" } as const;
 
-export function runServerProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+/** `nodeArgs` go to Node before the entry point (say, `--import` of a module loaded first). */
+export function runServerProcess(env: Record<string, string>, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, ["--import", "tsx", ...nodeArgs, "server/index.ts"], {
     env: { ...baseEnv, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -25,8 +26,8 @@ export function runServerProcess(env: Record<string, string>) {
 }
 
 /** Starts the server and resolves once it prints its address. */
-export async function startServerProcess(env: Record<string, string>): Promise<ChildServer> {
-  const { child, output, exit } = runServerProcess(env);
+export async function startServerProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
+  const { child, output, exit } = runServerProcess(env, nodeArgs);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const match = output().match(/on the air at (http:\/\/[^\s"]+)/);
