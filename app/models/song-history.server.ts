@@ -1,9 +1,10 @@
-import { stringify } from "csv-stringify/sync";
 import type { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
+import { spreadsheetCsv } from "~/services/csv.server";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
+import { cleanStreamTitle } from "~/services/stream-metadata.server";
 import { showOnAirAt } from "./schedule.server";
 
 /*
@@ -13,7 +14,6 @@ import { showOnAirAt } from "./schedule.server";
  */
 
 export const HISTORY_PAGE_SIZE = 50;
-const MAX_TITLE_LENGTH = 500;
 const PRUNE_INTERVAL_MS = 3_600_000;
 
 const songSelect = { id: true, playedAt: true, raw: true, artist: true, title: true, showName: true, show: { select: { slug: true } } } as const;
@@ -40,18 +40,6 @@ function toSong(row: SongRow): Song {
   };
 }
 
-/** Stream titles arrive with stray whitespace and control characters; keep one clean line. */
-export function cleanStreamTitle(title: string): string {
-  return (
-    title
-      // eslint-disable-next-line no-control-regex -- control characters are what this matches
-      .replace(/[\u0000-\u001F\u007F]/g, " ")
-      .replace(/\s+/g, " ")
-      .trim()
-      .slice(0, MAX_TITLE_LENGTH)
-  );
-}
-
 /** "Artist - Title" (the ICY StreamTitle convention) split in two; otherwise all title. */
 export function splitArtistTitle(raw: string): { artist: string; title: string } {
   const match = /^(.+?)\s+[-–—]\s+(.+)$/.exec(raw);
@@ -67,6 +55,7 @@ let lastPrune = 0;
  * published. Returns the stored song, or null when nothing was stored.
  */
 export async function recordSongChange({ title, at }: { title: string; at: Date }): Promise<Song | null> {
+  // Cleaned where it left the stream already (the one cleaning of titles); again, so no caller stores anything else.
   const raw = cleanStreamTitle(title);
   if (!raw || Number.isNaN(at.getTime())) return null;
   const latest = await db().songPlay.findFirst({ orderBy: [{ playedAt: "desc" }, { id: "desc" }], select: { raw: true } });
@@ -184,7 +173,7 @@ export function songHistoryCsv(from: Date, to: Date, timeZone: string): Readable
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(stringify([["played_at_utc", `played_at_local (${timeZone})`, "artist", "title", "stream_title", "show"]])));
+        controller.enqueue(encoder.encode(spreadsheetCsv([["played_at_utc", `played_at_local (${timeZone})`, "artist", "title", "stream_title", "show"]])));
       }
       const position: Prisma.SongPlayWhereInput = after
         ? { playedAt: { gte: after.playedAt }, OR: [{ playedAt: { gt: after.playedAt } }, { id: { gt: after.id } }] }
@@ -199,8 +188,8 @@ export function songHistoryCsv(from: Date, to: Date, timeZone: string): Readable
         const last = rows[rows.length - 1];
         after = { playedAt: last.playedAt, id: last.id };
         const records = rows.map((row) => [row.playedAt.toISOString(), local.format(row.playedAt), row.artist, row.title, row.raw, row.showName]);
-        // A leading =, +, - or @ would make a spreadsheet run the cell as a formula.
-        controller.enqueue(encoder.encode(stringify(records, { cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) } })));
+        // Titles come from the stream: nothing in them may run as a formula, whatever the separator.
+        controller.enqueue(encoder.encode(spreadsheetCsv(records)));
       }
       if (rows.length < CSV_BATCH) controller.close();
     },
