@@ -9,7 +9,7 @@ import { safeRedirect as checkedRedirect } from "~/utils/safe-redirect";
 import { getConfig } from "~/services/config.server";
 import { createHash } from "node:crypto";
 import { errorText, logError } from "~/services/log.server";
-import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
+import { claimAttempt, hitRateLimit, limitedAddress, peekRateLimit, refundAttempt, resetRateLimit, type BackoffPolicy } from "~/services/rate-limit.server";
 import { endAllListenerSessions, getListenerSession, listenerSessionId, listenerSessionStorage, rotateListenerSession } from "~/services/session.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
 import { parseForm } from "~/utils/forms/form";
@@ -31,10 +31,18 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
   return user;
 }
 
-/** Wrong sign-ins per address, and per account (from all addresses), in one window. */
+/** Sign-in attempts per address (all accounts together) that pass at once; then each waits 1, 2, 4, ... minutes, at most an hour. */
 export const SIGN_IN_ATTEMPTS = 10;
+/**
+ * Wrong passwords for one account from all addresses together within an hour after which the
+ * account counts as under attack: each address then gets one free attempt at it before its back-off
+ * starts. Nothing stops for everyone, so guessing from many addresses never locks the owner out.
+ */
 export const SIGN_IN_ACCOUNT_ATTEMPTS = 20;
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+export const SIGN_IN_ACCOUNT_WINDOW_MS = 60 * 60_000;
+/** The back-off per address, and per address on one account (see claimAttempt); forgotten a day after the last attempt. */
+export const SIGN_IN_BACKOFF: BackoffPolicy = { free: SIGN_IN_ATTEMPTS, baseMs: 60_000, capMs: 60 * 60_000, forgetMs: 24 * 60 * 60_000 };
+export const SIGN_IN_BACKOFF_UNDER_ATTACK: BackoffPolicy = { ...SIGN_IN_BACKOFF, free: 1 };
 export const SIGNED_IN_HOME = "/listen";
 // remix-auth-oauth2 keeps the OAuth state under this session key until the callback.
 const OAUTH_STATE_KEY = "oauth2:state";
@@ -153,21 +161,32 @@ async function signedIn(request: Request, userId: string, redirectTo: string): P
 export type SignInFailure = { error: MessageKey; values?: MessageValues; status: number };
 
 /**
- * Email and password sign-in from the /login form. Attempts are limited per
- * client address; a wrong email and a wrong password get the same answer.
+ * Email and password sign-in from the /login form. Attempts back off per client
+ * address; a wrong email and a wrong password get the same answer.
  */
 export async function signInWithPassword(request: Request, form: FormData, clientIp: string): Promise<SignInFailure | Response> {
-  // Failures are counted per address and per account; a success clears only its own account's
-  // counter, so signing in as oneself never buys more guesses at someone else's password.
+  // Attempts back off per address (over all accounts) and per address on this account; a success
+  // takes back only its own attempt, so signing in as oneself never buys more guesses at someone else's password.
   const email = String(form.get("email") ?? "")
     .trim()
     .toLowerCase();
-  const addressKey = `sign-in:ip:${clientIp}`;
-  const accountKey = `sign-in:account:${createHash("sha256").update(email).digest("hex")}`;
-  const [address, account] = await Promise.all([peekRateLimit(addressKey, SIGN_IN_ATTEMPTS), peekRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS)]);
-  if (!address.allowed || !account.allowed) {
-    const minutes = Math.ceil(Math.max(address.retryAfterSeconds, account.retryAfterSeconds) / 60);
-    return { error: "account.tooManySignIns", values: { minutes }, status: 429 };
+  const address = limitedAddress(clientIp);
+  const accountHash = createHash("sha256").update(email).digest("hex");
+  const addressKey = `sign-in:ip:${address}`;
+  const accountKey = `sign-in:account:${accountHash}`;
+  const pairKey = `sign-in:account-ip:${accountHash}:${address}`;
+  const underAttack = !(await peekRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS)).allowed;
+  const tooMany = (retryAfterSeconds: number): SignInFailure => ({
+    error: "account.tooManySignIns",
+    values: { minutes: Math.ceil(retryAfterSeconds / 60) },
+    status: 429,
+  });
+  const byAddress = await claimAttempt(addressKey, SIGN_IN_BACKOFF);
+  if (!byAddress.allowed) return tooMany(byAddress.retryAfterSeconds);
+  const byPair = await claimAttempt(pairKey, underAttack ? SIGN_IN_BACKOFF_UNDER_ATTACK : SIGN_IN_BACKOFF);
+  if (!byPair.allowed) {
+    await refundAttempt(addressKey);
+    return tooMany(byPair.retryAfterSeconds);
   }
   let userId: string;
   try {
@@ -176,14 +195,14 @@ export async function signInWithPassword(request: Request, form: FormData, clien
     userId = await (await authenticator(request)).authenticate("password", bodiless, { context: { clientIp, formData: form } });
   } catch (error) {
     if (error instanceof AuthorizationError && error.cause instanceof WrongCredentialsError) {
-      await Promise.all([hitRateLimit(addressKey, SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS), hitRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_WINDOW_MS)]);
+      await hitRateLimit(accountKey, SIGN_IN_ACCOUNT_ATTEMPTS, SIGN_IN_ACCOUNT_WINDOW_MS);
       return { error: WRONG_CREDENTIALS, status: 401 };
     }
     const cause = error instanceof AuthorizationError ? (error.cause ?? error) : error;
     logError("Password sign-in failed", { error: errorText(cause) });
     return { error: "account.signInFailed", status: 500 };
   }
-  await resetRateLimit(accountKey);
+  await Promise.all([refundAttempt(addressKey), resetRateLimit(pairKey)]);
   return signedIn(request, userId, safeRedirect(form.get("redirectTo")));
 }
 

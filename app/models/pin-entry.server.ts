@@ -1,6 +1,6 @@
 import type { MessageKey, MessageValues } from "~/i18n/keys";
 import { db } from "~/services/db.server";
-import { hitRateLimit, peekRateLimit, resetRateLimit } from "~/services/rate-limit.server";
+import { claimAttempt, hitRateLimit, limitedAddress, peekRateLimit, resetRateLimit, type BackoffPolicy } from "~/services/rate-limit.server";
 import { parseForm } from "~/utils/forms/form";
 import { PIN_INVALID, pinKind, pinSchemas } from "~/utils/forms/pin";
 import { safeRedirect } from "~/utils/safe-redirect";
@@ -8,11 +8,21 @@ import { ADMIN_HOME, isAdminPage } from "~/utils/site-pages";
 import { logActivity, SYSTEM_ACTOR } from "./activity.server";
 import { verifyPin, type PinKind } from "./pins.server";
 
+/** Attempts per address (per PIN kind) that pass at once; then each waits 1, 2, 4, ... minutes, at most an hour. */
 export const PIN_ATTEMPTS = 5;
-export const PIN_WINDOW_MS = 15 * 60_000;
-/** Wrong admin PINs from all addresses together before admin PIN entry pauses (a distributed guesser). */
+/**
+ * Wrong admin PINs from all addresses together within an hour after which the station counts as under
+ * attack (written to the activity log): from then on every address gets a single free attempt before
+ * its back-off starts. Entry never stops for everyone: an address nobody guessed from (the real
+ * admin's) still has its attempt, so a distributed guesser cannot lock the admin out.
+ */
 export const ADMIN_PIN_STATION_CEILING = 50;
 export const ADMIN_PIN_STATION_WINDOW_MS = 60 * 60_000;
+
+/** The per-address back-off of PIN attempts (see claimAttempt); an address is forgotten a day after its last attempt. */
+export const PIN_BACKOFF: BackoffPolicy = { free: PIN_ATTEMPTS, baseMs: 60_000, capMs: 60 * 60_000, forgetMs: 24 * 60 * 60_000 };
+/** The same while the admin PIN is under attack: one free attempt per address. */
+export const PIN_BACKOFF_UNDER_ATTACK: BackoffPolicy = { ...PIN_BACKOFF, free: 1 };
 
 const STATION_KEY = "pin:admin:station";
 
@@ -31,7 +41,7 @@ function tooMany(retryAfterSeconds: number): PinResult {
   return { error: "common.pinTooMany", values: { minutes: Math.ceil(retryAfterSeconds / 60) }, status: 429 };
 }
 
-/** Counts a wrong admin PIN station-wide; the one that reaches the ceiling writes the pause into the activity log. */
+/** Counts a wrong admin PIN station-wide; the one that reaches the ceiling writes the alert into the activity log. */
 async function countWrongAdminPin(clientIp: string): Promise<void> {
   const station = await hitRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING, ADMIN_PIN_STATION_WINDOW_MS);
   if (station.count === ADMIN_PIN_STATION_CEILING) {
@@ -40,8 +50,8 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
       logActivity(
         tx,
         SYSTEM_ACTOR,
-        "pin.admin.paused",
-        `Admin PIN entry paused for ${minutes} minutes: ${ADMIN_PIN_STATION_CEILING} wrong admin PINs within an hour (last from ${clientIp}).`,
+        "pin.admin.attacked",
+        `Admin PIN under attack: ${ADMIN_PIN_STATION_CEILING} wrong admin PINs within an hour (last from ${clientIp}); for the next ${minutes} minutes each address gets one attempt before its back-off.`,
       ),
     );
   }
@@ -50,19 +60,16 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
 /**
  * Checks a PIN dialog post. The admin PIN leads to the dashboard (or the admin page asked for);
  * the public PIN back to the public site. The route opens or ends the admin session and sends
- * the redirect. Attempts are limited per client address.
+ * the redirect. Attempts back off per client address (never for everyone: see ADMIN_PIN_STATION_CEILING).
  */
 export async function submitPin(clientIp: string, form: FormData): Promise<PinResult | PinAccepted> {
   const kind: PinKind = pinKind.parse(form.get("kind"));
   const entry = parseForm(pinSchemas[kind], { kind, pin: form.get("pin"), redirectTo: form.get("redirectTo") }, PIN_INVALID);
   // One counter per PIN kind: a correct public PIN never clears wrong admin guesses (nor the reverse).
-  const addressKey = `pin:${kind}:${clientIp}`;
-  const limit = await hitRateLimit(addressKey, PIN_ATTEMPTS, PIN_WINDOW_MS);
+  const addressKey = `pin:${kind}:${limitedAddress(clientIp)}`;
+  const underAttack = kind === "admin" && !(await peekRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING)).allowed;
+  const limit = await claimAttempt(addressKey, underAttack ? PIN_BACKOFF_UNDER_ATTACK : PIN_BACKOFF);
   if (!limit.allowed) return tooMany(limit.retryAfterSeconds);
-  if (kind === "admin") {
-    const station = await peekRateLimit(STATION_KEY, ADMIN_PIN_STATION_CEILING);
-    if (!station.allowed) return { error: "common.pinPaused", status: 429 };
-  }
   if (!entry.ok || !(await verifyPin(kind, entry.value.pin))) {
     if (kind === "admin") await countWrongAdminPin(clientIp);
     return { error: PIN_INVALID, status: 401 };
