@@ -1,8 +1,8 @@
 import pg from "pg";
 import type { Server as SocketServer } from "socket.io";
-import { publish } from "~/services/realtime.server";
+import { push } from "~/services/realtime.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
-import { followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
+import { cleanStreamTitle, followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
 import { recordSongChange } from "./song-history.server";
 
 /**
@@ -32,6 +32,16 @@ const RECONNECT_MS = [250, 500, 1_000];
 const DEMO_POLL_MS = 1_000;
 // In-band titles arrive every icy-metaint bytes (2 s at 64 kbit/s); Icecast's status is asked this often.
 const STATUS_POLL_MS = 1_000;
+// An upstream that breaks a rule (answers too big or too fast, malformed, redirected elsewhere) is
+// asked again only after these waits, longer each time until it behaves.
+const STATUS_BACKOFF_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
+const MISBEHAVED_RECONNECT_MS = [5_000, 15_000, 30_000, 60_000];
+// At most one change is recorded and pushed per CHANGE_EVERY_MS; changes within it wait for its
+// end and the last one wins. A source that changes its title more than FLOOD_CHANGES times within
+// one wait makes the next wait twice as long (up to FLOOD_MAX_MS), until it calms down.
+const CHANGE_EVERY_MS = 3_000;
+const FLOOD_CHANGES = 5;
+const FLOOD_MAX_MS = 60_000;
 
 /** The current state, for a page's first render. */
 export function getNowPlaying(): NowPlaying {
@@ -48,8 +58,8 @@ function store(next: NowPlaying): boolean {
 export interface FollowerOptions {
   /** The operator's stream; null means the built-in demo stream. */
   streamUrl: string | null;
-  /** The in-process demo stream (when streamUrl is null). */
-  demo?: { nowPlaying(): string } | null;
+  /** The in-process demo stream (when streamUrl is null); `tap` feeds its audio to the recorder. */
+  demo?: { nowPlaying(): string; tap?(onAudio: (bytes: Buffer) => void): () => void } | null;
   io: SocketServer;
   /** Set when several instances share this PostgreSQL: only the lock holder follows. */
   sharedDatabaseUrl?: string | null;
@@ -75,21 +85,61 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export function startNowPlayingFollower(options: FollowerOptions): () => Promise<void> {
   const { io, log = () => {} } = options;
   const stopping = new AbortController();
-  const shared = Boolean(options.sharedDatabaseUrl && options.streamUrl);
+  // The demo stream plays on one clock on every instance, so it too is followed (and recorded) by one.
+  const shared = Boolean(options.sharedDatabaseUrl && (options.streamUrl || options.demo));
   let leading = !shared;
   setSingleton(STATE, undefined);
 
-  const announce = (next: NowPlaying) => {
+  // Coalescing (see CHANGE_EVERY_MS): what is waiting to go out, when the last change went out,
+  // how long the current wait is, and how many different states arrived during it.
+  let pending: NowPlaying | null = null;
+  let lastHeard: NowPlaying | null = null;
+  let sentAt = -Infinity;
+  let interval = CHANGE_EVERY_MS;
+  let heardSinceSent = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerDueAt = 0;
+
+  const send = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const next = pending;
+    pending = null;
+    if (!next || stopping.signal.aborted) return;
     const previousTitle = getNowPlaying().title;
     if (!store(next)) return;
+    interval = heardSinceSent > FLOOD_CHANGES ? Math.min(interval * 2, FLOOD_MAX_MS) : CHANGE_EVERY_MS;
+    if (interval > CHANGE_EVERY_MS && heardSinceSent > FLOOD_CHANGES)
+      log(`Now playing: the stream changed its title ${heardSinceSent} times within seconds; taking one every ${interval / 1000} s`);
+    heardSinceSent = 0;
+    sentAt = Date.now();
     // Only the follower gets here, so each title change is recorded once, whatever the instances.
-    // The built-in demo stream's titles are not songs the station played: they stay out of the history.
-    if (options.streamUrl && next.title && next.title !== previousTitle) {
+    // The built-in demo stream's programme is recorded too: a new station's history fills as a real one's.
+    if (next.title && next.title !== previousTitle) {
       recordSongChange({ title: next.title, at: new Date() }).catch((error: Error) => log(`song history: could not record "${next.title}": ${error.message}`));
     }
     if (shared) io.serverSideEmit(STATE_BETWEEN_INSTANCES, next);
-    // publish() also tells every instance's page cache that pages changed (the first render shows the title).
-    publish(TOPIC, { action: "updated", records: [next] });
+    // Pushed only: kept pages are not forgotten for it. A page's HTML may name an older title; the
+    // player bar takes the current one from this push or asks /now-playing when its socket connects.
+    push(TOPIC, { action: "updated", records: [next] });
+  };
+
+  // Every state the stream reports comes here (in-band titles with each metadata block, the status
+  // every second): unchanged ones cost nothing, changes go out at most once per interval, the last wins.
+  const announce = (next: NowPlaying) => {
+    if (lastHeard?.title !== next.title || lastHeard?.onAir !== next.onAir) heardSinceSent += 1;
+    lastHeard = next;
+    const current = peekSingleton<NowPlaying>(STATE);
+    pending = next;
+    // Going off or on air is not held back by a flood of titles: the bar says so within the normal wait.
+    const wait = current && current.onAir !== next.onAir ? CHANGE_EVERY_MS : interval;
+    const dueAt = Math.max(Date.now(), sentAt + wait);
+    if (timer !== undefined && timerDueAt <= dueAt) return;
+    clearTimeout(timer);
+    timer = undefined;
+    if (dueAt <= Date.now()) return send();
+    timerDueAt = dueAt;
+    timer = setTimeout(send, dueAt - Date.now());
   };
 
   const heardState = (state: NowPlaying) => {
@@ -122,6 +172,7 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     let statusKnowsTitle = false;
     let wake = () => {};
     const pollStatus = async () => {
+      let misbehaved = 0;
       while (!signal.aborted) {
         const status = await readIcecastStatusTitle(url, signal);
         statusKnowsTitle = status.found;
@@ -131,12 +182,17 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
           title = status.title;
           announce({ title, onAir: true });
         }
-        await sleep(STATUS_POLL_MS, signal);
+        if (!status.found && status.misbehaved) {
+          if (misbehaved === 0) log(`Icecast status: ${status.misbehaved}; asking less often until it behaves`);
+          misbehaved += 1;
+        } else misbehaved = 0;
+        await sleep(misbehaved > 0 ? STATUS_BACKOFF_MS[Math.min(misbehaved - 1, STATUS_BACKOFF_MS.length - 1)] : STATUS_POLL_MS, signal);
       }
     };
     const polling = pollStatus();
+    let misbehaved = 0;
     while (!signal.aborted) {
-      const why = await followIcyStream(
+      const end = await followIcyStream(
         url,
         {
           onConnected() {
@@ -154,13 +210,19 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
       connected = false;
       recorder?.interrupted();
       if (signal.aborted) break;
-      if (failures === 0) log(`Live stream unreachable (${why}); following it again when it is back`);
+      if (failures === 0) log(`Live stream unreachable (${end.reason}); following it again when it is back`);
       // The last title stays known; the bar says the stream is down.
       announce({ title, onAir: false });
-      const woken = new AbortController();
-      wake = () => woken.abort();
-      await sleep(RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)], AbortSignal.any([signal, woken.signal]));
-      wake = () => {};
+      misbehaved = end.misbehaved ? misbehaved + 1 : 0;
+      if (misbehaved > 0) {
+        // Not woken by the status: the stream itself broke a rule.
+        await sleep(MISBEHAVED_RECONNECT_MS[Math.min(misbehaved - 1, MISBEHAVED_RECONNECT_MS.length - 1)], signal);
+      } else {
+        const woken = new AbortController();
+        wake = () => woken.abort();
+        await sleep(RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)], AbortSignal.any([signal, woken.signal]));
+        wake = () => {};
+      }
       failures += 1;
     }
     await polling;
@@ -168,7 +230,7 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
 
   const followDemo = async (demo: { nowPlaying(): string }, signal: AbortSignal) => {
     while (!signal.aborted) {
-      announce({ title: demo.nowPlaying(), onAir: true });
+      announce({ title: cleanStreamTitle(demo.nowPlaying()) || null, onAir: true });
       await sleep(DEMO_POLL_MS, signal);
     }
   };
@@ -183,6 +245,7 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
 
   return async () => {
     stopping.abort();
+    clearTimeout(timer);
     await running.catch(() => {});
     io.off(STATE_BETWEEN_INSTANCES, heardState);
     io.off(ASK_BETWEEN_INSTANCES, heardAsk);

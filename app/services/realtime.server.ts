@@ -27,8 +27,16 @@ function contentListeners(): Set<() => void> {
 
 /** Tells every open page about a change; model functions call this after they commit. */
 export function publish<T>(topic: RealtimeTopic, change: RealtimeChange<T>): void {
-  peekSingleton<SocketServer>("io")?.emit(topic, change);
+  push(topic, change);
   announceContentChanged();
+}
+
+/**
+ * Tells every open page about a change that kept pages and reads need not wait for: nothing is
+ * forgotten (now playing, which pages take from this push or from /now-playing, not their HTML).
+ */
+export function push<T>(topic: RealtimeTopic, change: RealtimeChange<T>): void {
+  peekSingleton<SocketServer>("io")?.emit(topic, change);
 }
 
 /** Tells this and every other instance that rendered pages are stale (no page event is sent). */

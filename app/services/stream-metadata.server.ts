@@ -23,15 +23,65 @@ function decodeWindows1252(bytes: Uint8Array): string {
   return text;
 }
 
-/** A title's bytes as text: UTF-8 when they are valid UTF-8, else Windows-1252/ISO-8859-1; then HTML entities. */
+/*
+ * Everything the upstream sends is hostile until cleaned: whoever controls the stream's metadata
+ * (a DJ's source client, a compromised or misconfigured Icecast) picks these bytes, and the title
+ * reaches every page, every socket.io client, the song history and the chapters of archived shows.
+ * Every title leaves this module through cleanStreamTitle, and nothing else reads the upstream.
+ */
+
+/** The longest title kept, in characters (code points)... */
+export const TITLE_MAX_CHARACTERS = 300;
+/** ...and in UTF-8 bytes (300 emoji would be 1,200). */
+export const TITLE_MAX_BYTES = 1_024;
+// Cleaning looks at no more than this much of a title (it is cut far shorter anyway).
+const TITLE_MAX_INPUT = 16_384;
+// C0 and C1 control characters (NUL, CR, LF, ESC...), DEL, the line and paragraph separators: a space.
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
+const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// Invisible characters that reorder or hide text: bidi marks, embeddings, overrides and isolates,
+// zero-width spaces and joiners of words (not U+200C/U+200D, which scripts and emoji need), the byte
+// order mark, interlinear annotations, noncharacters, and halves of surrogate pairs: removed.
+const INVISIBLE =
+  /[\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The one cleaning of a stream title, wherever it is used: one line of visible text (control
+ * characters become spaces, bidi and other invisible format characters go, runs of white space
+ * become one space), at most TITLE_MAX_CHARACTERS characters and TITLE_MAX_BYTES bytes of UTF-8.
+ * Cleaning a clean title changes nothing.
+ */
+export function cleanStreamTitle(text: string): string {
+  const cleaned = text.slice(0, TITLE_MAX_INPUT).replace(BREAKING, " ").replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
+  let characters = 0;
+  let bytes = 0;
+  let end = 0;
+  for (const character of cleaned) {
+    const point = character.codePointAt(0)!;
+    const size = point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+    if (characters === TITLE_MAX_CHARACTERS || bytes + size > TITLE_MAX_BYTES) break;
+    characters += 1;
+    bytes += size;
+    end += character.length;
+  }
+  return end === cleaned.length ? cleaned : cleaned.slice(0, end).trimEnd();
+}
+
+/** A title's bytes as text: UTF-8 when they are valid UTF-8, else Windows-1252/ISO-8859-1; then HTML entities; then cleaned. */
 export function decodeStreamTitle(bytes: Uint8Array): string {
+  if (bytes.length > TITLE_MAX_INPUT) {
+    // Cut on a character boundary of UTF-8, so a long UTF-8 title stays UTF-8.
+    let end = TITLE_MAX_INPUT;
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80) end -= 1;
+    bytes = bytes.subarray(0, end);
+  }
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch {
     text = decodeWindows1252(bytes);
   }
-  return decodeHTML(text).trim();
+  return cleanStreamTitle(decodeHTML(text));
 }
 
 /** The `StreamTitle` of one ICY metadata block (null when the block has none or it is empty). */
@@ -54,21 +104,85 @@ export function parseIcyMetadataBlock(block: Uint8Array): string | null {
 export interface IcyFollowHandlers {
   /** The stream answered and audio flows. */
   onConnected(): void;
-  /** A (possibly unchanged) title from the stream, decoded; null when the stream names none. */
+  /** A (possibly unchanged) title from the stream, decoded and cleaned; null when the stream names none. */
   onTitle(title: string | null): void;
   /** The stream's audio bytes as they arrive, without the ICY metadata (for recording). */
   onAudio?(bytes: Uint8Array): void;
 }
 
+/** Why a connection to the stream ended; `misbehaved` when the upstream broke a rule (the caller backs off). */
+export interface StreamEnd {
+  reason: string;
+  misbehaved: boolean;
+}
+
+/** An upstream answer that breaks a rule: too big, too fast, malformed, or redirecting elsewhere. */
+export class UpstreamMisbehaved extends Error {}
+
 // With no audio for this long, the connection is treated as dead (Icecast keeps a socket open on some failures).
 const SILENCE_TIMEOUT_MS = 8_000;
+// Redirects are followed only within the stream's own origin (scheme, host, port), this many at most:
+// the server would otherwise fetch any address the upstream names and show what it answers (blind SSRF).
+const MAX_REDIRECTS = 3;
+// Icecast's default icy-metaint is 16000 and SHOUTcast's 8192; no server sends audio for a megabyte between titles.
+const MAX_METAINT = 1_048_576;
+// More than this many bytes within STREAM_RATE_WINDOW_MS is no audio stream (lossless 96 kHz is ~0.6 MB/s):
+// a flood, ended before it costs the recorder and the event loop.
+const STREAM_RATE_WINDOW_MS = 5_000;
+const STREAM_MAX_BYTES_PER_WINDOW = 10 * 1_048_576;
+// Icecast's status-json.xsl lists every mount in a few hundred bytes each.
+const STATUS_MAX_BYTES = 1_048_576;
+const STATUS_TIMEOUT_MS = 2_000;
+
+/**
+ * fetch() that follows redirects only to the origin of `url`, MAX_REDIRECTS at most; throws
+ * UpstreamMisbehaved for any other. Never `redirect: "follow"` for an upstream URL.
+ */
+export async function fetchWithinOrigin(url: string, init: RequestInit): Promise<Response> {
+  const origin = new URL(url).origin;
+  let current = url;
+  for (let hop = 0; ; hop += 1) {
+    const response = await fetch(current, { ...init, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel().catch(() => {});
+    const next = URL.canParse(location, current) ? new URL(location, current) : null;
+    if (!next || next.origin !== origin) throw new UpstreamMisbehaved(`a redirect away from ${origin}`);
+    if (hop === MAX_REDIRECTS) throw new UpstreamMisbehaved("too many redirects");
+    current = next.href;
+  }
+}
+
+/** The whole body, or UpstreamMisbehaved as soon as it passes `limit` bytes (nothing more is read). */
+export async function readBoundedBody(response: Response, limit: number): Promise<Buffer> {
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (!response.body || declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    if (declared > limit) throw new UpstreamMisbehaved(`an answer of ${declared} bytes`);
+    return Buffer.alloc(0);
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) return Buffer.concat(chunks, size);
+      size += value.length;
+      if (size > limit) throw new UpstreamMisbehaved(`an answer over ${limit} bytes`);
+      chunks.push(value);
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+}
 
 /**
  * Follows one connection to `url`, reporting each ICY title as it arrives, until
- * the stream ends, fails or goes silent (the promise then resolves with why) or
+ * the stream ends, fails, goes silent or misbehaves (the promise then resolves with why) or
  * `signal` aborts. Reconnecting is the caller's decision.
  */
-export async function followIcyStream(url: string, handlers: IcyFollowHandlers, signal: AbortSignal): Promise<string> {
+export async function followIcyStream(url: string, handlers: IcyFollowHandlers, signal: AbortSignal): Promise<StreamEnd> {
   const controller = new AbortController();
   const abort = () => controller.abort();
   signal.addEventListener("abort", abort, { once: true });
@@ -77,28 +191,43 @@ export async function followIcyStream(url: string, handlers: IcyFollowHandlers, 
     clearTimeout(silence);
     silence = setTimeout(() => controller.abort(), SILENCE_TIMEOUT_MS);
   };
+  const ended = (reason: string): StreamEnd => ({ reason, misbehaved: false });
   try {
     heardAudio();
-    const response = await fetch(url, { headers: { "Icy-MetaData": "1" }, signal: controller.signal, redirect: "follow" });
+    const response = await fetchWithinOrigin(url, { headers: { "Icy-MetaData": "1" }, signal: controller.signal });
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => {});
-      return `HTTP ${response.status}`;
+      return ended(`HTTP ${response.status}`);
     }
-    const metaInterval = Number(response.headers.get("icy-metaint"));
-    const hasMetadata = Number.isInteger(metaInterval) && metaInterval > 0;
+    const metaIntervalHeader = response.headers.get("icy-metaint");
+    const hasMetadata = metaIntervalHeader !== null;
+    const metaInterval = Number(metaIntervalHeader);
+    if (hasMetadata && !(/^\d{1,7}$/.test(metaIntervalHeader.trim()) && metaInterval > 0 && metaInterval <= MAX_METAINT)) {
+      await response.body.cancel().catch(() => {});
+      return { reason: `an icy-metaint of ${JSON.stringify(metaIntervalHeader.slice(0, 20))}`, misbehaved: true };
+    }
     handlers.onConnected();
     if (!hasMetadata) handlers.onTitle(null);
     const reader = response.body.getReader();
-    // Where we are in the ICY framing: `audioLeft` bytes of audio, then a length byte, then a block.
+    // Where we are in the ICY framing: `audioLeft` bytes of audio, then a length byte, then a block
+    // (at most 255 × 16 bytes: the length byte bounds it).
     let audioLeft = hasMetadata ? metaInterval : Infinity;
     let block: Uint8Array | null = null;
     let blockFilled = 0;
     let expectLength = false;
+    let windowStart = Date.now();
+    let windowBytes = 0;
     try {
       while (true) {
         const { value, done } = await reader.read();
-        if (done) return "the stream ended";
+        if (done) return ended("the stream ended");
         heardAudio();
+        if (Date.now() - windowStart > STREAM_RATE_WINDOW_MS) {
+          windowStart = Date.now();
+          windowBytes = 0;
+        }
+        windowBytes += value.length;
+        if (windowBytes > STREAM_MAX_BYTES_PER_WINDOW) return { reason: "the stream sends faster than any audio", misbehaved: true };
         let at = 0;
         while (at < value.length) {
           if (block) {
@@ -133,9 +262,10 @@ export async function followIcyStream(url: string, handlers: IcyFollowHandlers, 
       void reader.cancel().catch(() => {});
     }
   } catch (error) {
-    if (signal.aborted) return "stopped";
-    if (controller.signal.aborted) return "no audio for a while";
-    return (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+    if (signal.aborted) return ended("stopped");
+    if (error instanceof UpstreamMisbehaved) return { reason: error.message, misbehaved: true };
+    if (controller.signal.aborted) return ended("no audio for a while");
+    return ended((error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message);
   } finally {
     clearTimeout(silence);
     signal.removeEventListener("abort", abort);
@@ -171,33 +301,55 @@ export function icecastStatusUrl(streamUrl: string): string {
   return new URL("/status-json.xsl", streamUrl).href;
 }
 
+/** What status-json.xsl said: the mount's title, nothing (no Icecast, mount not listed), or a broken rule. */
+export type IcecastStatus = { found: true; title: string | null } | { found: false; misbehaved?: string };
+
 /**
  * The current title of the mount at `streamUrl` from Icecast's status-json.xsl:
  * `{ found: false }` when that is not reachable or does not list the mount (not
- * an Icecast, an old one, a relay), so the caller keeps to the in-band titles.
+ * an Icecast, an old one, a relay), so the caller keeps to the in-band titles; with
+ * `misbehaved` when the answer broke a rule (too big, too slow, not JSON, redirected elsewhere).
  */
-export async function readIcecastStatusTitle(streamUrl: string, signal?: AbortSignal): Promise<{ found: false } | { found: true; title: string | null }> {
+export async function readIcecastStatusTitle(streamUrl: string, signal?: AbortSignal): Promise<IcecastStatus> {
   const controller = new AbortController();
   const abort = () => controller.abort();
-  const timer = setTimeout(abort, 2_000);
+  const timer = setTimeout(abort, STATUS_TIMEOUT_MS);
   signal?.addEventListener("abort", abort);
   try {
-    const response = await fetch(icecastStatusUrl(streamUrl), { signal: controller.signal });
-    if (!response.ok) return { found: false };
-    const body = (await response.json()) as { icestats?: { source?: unknown } };
-    const sources = body.icestats?.source;
-    const list = (Array.isArray(sources) ? sources : sources ? [sources] : []) as { listenurl?: unknown; title?: unknown }[];
+    const response = await fetchWithinOrigin(icecastStatusUrl(streamUrl), { headers: { Accept: "application/json" }, signal: controller.signal });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      return response.status === 404 ? { found: false } : { found: false, misbehaved: `HTTP ${response.status}` };
+    }
+    // Icecast 2.4 says application/json (older ones text/javascript).
+    const type = response.headers.get("content-type") ?? "";
+    if (!/json|javascript/i.test(type)) {
+      await response.body?.cancel().catch(() => {});
+      return { found: false, misbehaved: `an answer of type ${JSON.stringify(type.slice(0, 40))}` };
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBoundedBody(response, STATUS_MAX_BYTES)).toString("utf8"));
+    } catch (error) {
+      if (error instanceof SyntaxError) return { found: false, misbehaved: "an answer that is not JSON" };
+      throw error;
+    }
+    const icestats = body && typeof body === "object" ? (body as { icestats?: unknown }).icestats : undefined;
+    const sources = icestats && typeof icestats === "object" ? (icestats as { source?: unknown }).source : undefined;
+    const list = (Array.isArray(sources) ? sources : sources && typeof sources === "object" ? [sources] : []) as { listenurl?: unknown; title?: unknown }[];
     const mount = new URL(streamUrl).pathname;
-    const source = list.find((s) => typeof s.listenurl === "string" && URL.canParse(s.listenurl) && new URL(s.listenurl).pathname === mount);
+    const source = list.find((s) => s && typeof s.listenurl === "string" && URL.canParse(s.listenurl) && new URL(s.listenurl).pathname === mount);
     if (!source) return { found: false };
     if (typeof source.title !== "string" && typeof source.title !== "number") return { found: true, title: null };
-    const text = String(source.title);
+    const text = String(source.title).slice(0, TITLE_MAX_INPUT);
     // Icecast writes the title as it stored it: UTF-8 text, or (for a source that declared no
     // charset) UTF-8 bytes read as ISO-8859-1. Both decode like in-band titles.
     // eslint-disable-next-line no-control-regex -- control characters are what this matches
-    const title = /^[\u0000-\u00ff]*$/.test(text) ? decodeStreamTitle(Buffer.from(text, "latin1")) : decodeHTML(text).trim();
+    const title = /^[\u0000-\u00ff]*$/.test(text) ? decodeStreamTitle(Buffer.from(text, "latin1")) : cleanStreamTitle(decodeHTML(text));
     return { found: true, title: title === "" ? null : title };
-  } catch {
+  } catch (error) {
+    if (error instanceof UpstreamMisbehaved) return { found: false, misbehaved: error.message };
+    if (controller.signal.aborted && !signal?.aborted) return { found: false, misbehaved: `no answer within ${STATUS_TIMEOUT_MS} ms` };
     return { found: false };
   } finally {
     clearTimeout(timer);
