@@ -98,40 +98,46 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a hostile stream upstream", () 
     }
   };
 
-  it("reads a 200 MB title and an endless status only up to a limit: small pages, bounded memory, a capped title", async () => {
+  it("reads a 20 MB and a 200 MB title and an endless status only up to a limit: small pages, bounded memory, a capped title", async () => {
     const fake = await fakeUpstream();
-    fake.status = hugeStatusJson(`${fake.url}/live`, { bytes: 200 * MB });
+    // 20 MB: what an unbounded read gets through within the status's 2 s even on a slow machine.
+    fake.status = hugeStatusJson(`${fake.url}/live`, { bytes: 20 * MB });
     // The largest ICY block there is (255 × 16 bytes), a title of 4,000 characters.
     fake.stream = icyStream({ title: () => "B".repeat(4_000) });
     const { server, rss, heard, heardBytes } = await station(fake);
 
-    const state = await until(async () => {
+    const firstState = await until(async () => {
       const current = await nowPlaying(server);
       return current.title ? current : null;
     }, "a title");
-    expect(state.title!.length).toBeLessThanOrEqual(300);
-    expect(Buffer.byteLength(state.title!)).toBeLessThanOrEqual(1_024);
-
-    // The endless status (a body that never ends, as fast as it is read) is cut as quickly.
-    const sentBefore = fake.bytesSent();
-    fake.status = hugeStatusJson(`${fake.url}/live`, { endless: true });
-    await sleep(6_000);
-    const endlessBytes = fake.bytesSent() - sentBefore;
-
+    await sleep(3_000);
     const listen = await answers(`${server.url}/listen`);
+    const state = (await nowPlaying(server)).title ? await nowPlaying(server) : firstState;
+
+    // 200 MB, then an endless status (a body that never ends, as fast as it is read): cut as quickly.
+    const sentBefore = fake.bytesSent();
+    fake.status = hugeStatusJson(`${fake.url}/live`, { bytes: 200 * MB });
+    await sleep(4_000);
+    fake.status = hugeStatusJson(`${fake.url}/live`, { endless: true });
+    await sleep(4_000);
+    const endlessBytes = fake.bytesSent() - sentBefore;
     const healthz = await answers(`${server.url}/healthz`);
+    const title = state.title!;
     const figures = {
-      titleLength: state.title!.length,
+      titleLength: title.length,
       listenBytes: listen.bytes,
       rssMB: Math.round(rss() / MB),
       endlessMB: Math.round(endlessBytes / MB),
       pushedBytes: heardBytes(),
     };
     console.log("huge upstream:", JSON.stringify(figures));
+
+    expect(title.length).toBeLessThanOrEqual(300);
+    expect(Buffer.byteLength(title)).toBeLessThanOrEqual(1_024);
     expect(listen.status).toBe(200);
     expect(healthz.status).toBe(200);
-    // A page with no title at all is ~30 KB; the title adds at most a few KB wherever it appears.
-    expect(listen.bytes).toBeLessThan(512 * 1024);
+    // A page with no title at all is ~15 KB; the title adds at most a few KB wherever it appears.
+    expect(listen.bytes).toBeLessThan(256 * 1024);
     expect(endlessBytes).toBeLessThan(64 * MB);
     expect(heard.every((change) => (change.title ?? "").length <= 300)).toBe(true);
     expect(heardBytes()).toBeLessThan(64 * 1024);
@@ -233,7 +239,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a hostile stream upstream", () 
       const fake = await fakeUpstream();
       fake.stream = icyStream({ metaintHeader: metaint, title: () => "Framed wrongly" });
       const { server, rss } = await station(fake);
-      await until(async () => (await nowPlaying(server)).onAir === false, "the stream to count as off the air");
+      await until(async () => (await nowPlaying(server)).onAir === false, "the stream to count as off the air", 60_000);
       const requestsBefore = fake.requests.filter((p) => p === "/live").length;
       await sleep(8_000);
       const reconnects = fake.requests.filter((p) => p === "/live").length - requestsBefore;
