@@ -212,6 +212,20 @@ describe("PIN, sign-in and redirect attacks", () => {
     }
   });
 
+  it("applies the same check to the theme and language switches (issue 27, finding 5a)", async () => {
+    for (const returnTo of [...hostileDestinations, "/\t/evil.example/x", "/\n\\evil.example/x"]) {
+      const theme = await post("/theme", newAddress(), { theme: "light", returnTo });
+      expect(theme.status, JSON.stringify(returnTo)).toBe(302);
+      expect(destination(theme).origin, JSON.stringify(returnTo)).toBe(origin);
+      expect(theme.headers.get("Location"), JSON.stringify(returnTo)).not.toMatch(/[\t\n\r\\]/);
+      const language = await post("/language", newAddress(), { language: "en", returnTo });
+      expect(language.status, JSON.stringify(returnTo)).toBe(302);
+      expect(destination(language).origin, JSON.stringify(returnTo)).toBe(origin);
+    }
+    // A real page to go back to still works.
+    expect((await post("/theme", newAddress(), { theme: "light", returnTo: "/schedule?day=2" })).headers.get("Location")).toBe("/schedule?day=2");
+  });
+
   it("applies the same check to favourites and to the admin PIN", async () => {
     const session = cookieOf(await signIn(newAddress(), "attacker@example.com", PASSWORD));
     for (const redirectTo of hostileDestinations) {
