@@ -34,7 +34,7 @@ import { createDemoStream } from "./demo-stream";
 import { createMediaHandler } from "./media";
 import { isOperator, observeRequests, observeResponse, serveMetrics } from "./observability";
 import { createPageCache } from "./page-cache";
-import { limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, securityHeaders } from "./security";
+import { calendarSlug, limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, refuseMalformedTarget, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 import { mountRewindRoutes } from "./rewind";
 
@@ -196,9 +196,14 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   }
 
   // /shows/{slug}.ics: a Remix path segment cannot be a parameter with a suffix, so it is served by /show-calendar/{slug}.
-  app.get(/^\/shows\/([^/]+)\.ics$/, (req, _res, next) => {
+  app.get(/^\/shows\/([^/]+)\.ics$/, (req, res, next) => {
+    const slug = calendarSlug(req.path.slice("/shows/".length, -".ics".length));
+    if (slug === null) {
+      res.status(404).type("text/plain").send("Not found");
+      return;
+    }
     // Remix builds its request from originalUrl.
-    req.url = req.originalUrl = `/show-calendar/${req.params[0]}${req.url.slice(req.path.length)}`;
+    req.url = req.originalUrl = `/show-calendar/${slug}${req.url.slice(req.path.length)}`;
     next();
   });
 
@@ -232,7 +237,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     if (!pageCache.replayBeforeExpress(req, res)) app(req, res);
   });
   const io = new SocketServer(httpServer, { serveClient: false });
+  // A target that is not a well-formed path is refused before the page cache or a route reads it.
   // Several instances share one PostgreSQL; the embedded database serves a single instance.
+    if (refuseMalformedTarget(req, res)) return;
   const stopRealtimeSharing = config.databaseUrl ? await shareRealtimeThroughPostgres(io, databaseUrl) : null;
   attachRealtime(io, stopRealtimeSharing !== null);
   const stopInvalidatingPages = onContentChanged(pageCache.invalidate);

@@ -1,5 +1,5 @@
 import { randomFillSync } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import type { AppConfig } from "~/services/config.server";
 import { largeUploadPages } from "~/utils/site-pages";
@@ -156,6 +156,45 @@ export function refuseMalformedHosts(config: AppConfig): RequestHandler {
   };
 }
 
+// A percent-escape, or a run of them: decoded together, since one UTF-8 character spans several.
+const ESCAPES = /(?:%[0-9a-f]{2})+/gi;
+// C0 controls (NUL first: PostgreSQL refuses it in text) and DEL, raw or escaped.
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Whether a request target is a path this server can hand on: the origin form (`/path?query`),
+ * not the absolute form (`GET http://host/path`) nor `*`, with every percent-escape in it well
+ * formed and decoding to valid UTF-8 that holds no control character. Anything else would reach a
+ * route as a parameter PostgreSQL or the URL parser refuses (a 500), so it is answered 400 first.
+ */
+export function isWellFormedTarget(target: string | undefined): boolean {
+  if (target === undefined || !target.startsWith("/") || CONTROL.test(target)) return false;
+  // A lone '%' (or one not followed by two hex digits) is malformed.
+  if (/%(?![0-9a-f]{2})/i.test(target)) return false;
+  for (const [run] of target.matchAll(ESCAPES)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(run);
+    } catch {
+      return false; // not UTF-8
+    }
+    if (CONTROL.test(decoded)) return false;
+  }
+  // Bytes Node let through raw (over 0x7f, read as Latin-1) must be valid UTF-8 as well.
+  // eslint-disable-next-line no-control-regex -- a byte range, not a control character
+  if (/[^\u0000-\u007f]/.test(target) && Buffer.from(target, "latin1").toString("utf8").includes("\ufffd")) return false;
+  return true;
+}
+
+/** Answers 400 to a request whose target is not a well-formed path (see isWellFormedTarget); true when it did. */
+export function refuseMalformedTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  if (isWellFormedTarget(req.url)) return false;
+  res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" });
+  res.end("Bad request\n");
+  return true;
+}
+
 /**
  * Cross-site request forgery: browsers label every request with where it came
  * from (Sec-Fetch-Site, Origin), so a state-changing request from another site
@@ -205,3 +244,21 @@ export const limitRequestBodies =
     }
     next();
   };
+
+/**
+ * The show slug of a `/shows/{slug}.ics` path segment as it arrived (still percent-encoded), for
+ * the rewrite to `/show-calendar/{slug}`: decoded once and encoded again whole, so nothing in it
+ * can become a path of its own there (`..%2F`, `%2e%2e`, `%5C`; a double-encoded `%252F` stays a
+ * literal `%2F` in the slug). Null (a 404) when it decodes to a slash, a backslash or a dot segment,
+ * which no slug holds.
+ */
+export function calendarSlug(segment: string): string | null {
+  let slug: string;
+  try {
+    slug = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  if (slug === "" || slug === "." || slug === ".." || /[/\\]/.test(slug)) return null;
+  return encodeURIComponent(slug);
+}
