@@ -3,6 +3,9 @@ import { cardSelect, getPublishedEpisode } from "~/models/episodes.server";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { hitRateLimit } from "~/services/rate-limit.server";
+import { heardEnough, requiredSeconds } from "~/utils/play-rule";
+
+export { PLAY_THRESHOLD_SECONDS } from "~/utils/play-rule";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Generous for a person skipping through episodes, tight enough that a script cannot stuff TRENDING.
@@ -11,8 +14,6 @@ const PLAY_LIMIT_WINDOW_MS = 10 * 60 * 1000;
 /** New anonymous listener ids one address may be given (each id can count each episode once a day). */
 export const NEW_LISTENERS_PER_IP = 10;
 const NEW_LISTENERS_WINDOW_MS = 60 * 60 * 1000;
-/** A play counts once this much was heard: 30 s, or half of a shorter episode. */
-export const PLAY_THRESHOLD_SECONDS = 30;
 // The fastest playback speed the players offer: heard seconds cannot come faster than this.
 const MAX_PLAYBACK_RATE = 2;
 const KEPT_PLAY_STARTS = 20;
@@ -37,10 +38,6 @@ export interface PlayReport {
 /** The stored key for a listener and day: keyed with the session secret, so it cannot be traced back to a cookie. */
 function listenerKey(listenerId: string, day: string): string {
   return createHmac("sha256", getConfig().sessionSecret!).update(`play:${listenerId}:${day}`).digest("hex");
-}
-
-export function requiredSeconds(durationSeconds: number): number {
-  return durationSeconds > 0 ? Math.min(PLAY_THRESHOLD_SECONDS, durationSeconds / 2) : PLAY_THRESHOLD_SECONDS;
 }
 
 /**
@@ -77,7 +74,7 @@ export async function recordPlay(listener: PlayListener, episodeParam: string | 
   }
   const needed = requiredSeconds(episode.durationSeconds);
   const heard = Number.isFinite(report.heardSeconds) ? report.heardSeconds : 0;
-  if (heard < needed || (now - startedAt) / 1000 < needed / MAX_PLAYBACK_RATE) return { status: "started", remember: null };
+  if (!heardEnough(heard, episode.durationSeconds) || (now - startedAt) / 1000 < needed / MAX_PLAYBACK_RATE) return { status: "started", remember: null };
   const day = new Date(now).toISOString().slice(0, 10);
   const { count } = await db().episodePlay.createMany({
     data: [{ episodeId, listenerKey: listenerKey(listenerId, day) }],

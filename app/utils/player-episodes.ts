@@ -179,7 +179,8 @@ export class EpisodeEngine {
         if (!episode) return;
         if (this.host.wantsLive()) this.host.stopLive();
         this.host.claimFocus();
-        if (this.heard.episodeId !== episode.info.id) this.heard = { episodeId: episode.info.id, seconds: 0, lastTime: null };
+        // Counted from where playback starts: the first timeupdate comes a quarter second in, a share of a short episode.
+        if (this.heard.episodeId !== episode.info.id) this.heard = { episodeId: episode.info.id, seconds: 0, lastTime: element.currentTime };
         reportPlay(episode.info.id, { heardSeconds: this.heard.seconds, durationSeconds: episode.duration });
         this.setEpisode({ playing: true });
       },
@@ -191,6 +192,10 @@ export class EpisodeEngine {
       },
       seeked: () => this.saveProgress(true),
       ended: () => {
+        const episode = this.host.getState().episode;
+        // The end is reached: a short episode's last report (its retry after the half) would come past it.
+        if (episode && this.heard.episodeId === episode.info.id)
+          reportPlay(episode.info.id, { heardSeconds: this.heard.seconds, durationSeconds: episode.duration, ended: true });
         this.setEpisode({ playing: false, buffering: false, position: element.currentTime });
         this.saveProgress(true);
       },
