@@ -1,7 +1,7 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "~/services/config.server";
 import { spreadsheetCsv } from "~/services/csv.server";
-import { db } from "~/services/db.server";
+import { db, likeLiteral } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
 import { cleanStreamTitle } from "~/services/stream-metadata.server";
@@ -108,7 +108,8 @@ export function decodeCursor(value: string | null): HistoryCursor | null {
 
 function searchWhere(q: string): Prisma.SongPlayWhereInput {
   const text = cleanStreamTitle(q).slice(0, 100);
-  return text ? { raw: { contains: text, mode: "insensitive" } } : {};
+  // "100%" finds titles holding "100%", not every title starting with "100".
+  return text ? { raw: { contains: likeLiteral(text), mode: "insensitive" } } : {};
 }
 
 /**

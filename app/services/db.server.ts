@@ -61,3 +61,13 @@ export async function disconnectDb(): Promise<void> {
   setSingleton("db", undefined);
   await client?.$disconnect();
 }
+
+/**
+ * `text` as a literal inside a LIKE / ILIKE pattern: PostgreSQL reads `%` and `_` as wildcards and
+ * `\` as its escape character, and Prisma's `contains` / `startsWith` / `endsWith` pass them on as
+ * they are. Every such filter fed by a user wraps the text in this (tests/history-search.test.ts
+ * checks the source for it).
+ */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
