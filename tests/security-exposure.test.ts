@@ -3,7 +3,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { io as connect, type Socket } from "socket.io-client";
 import { db } from "~/services/db.server";
-import { adminCookie, postAdminForm } from "./helpers/admin";
+import { adminCookie, postAdminForm, testImage } from "./helpers/admin";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 /*
@@ -88,6 +88,44 @@ describe("what anonymous callers can learn or cost", () => {
       const said = JSON.stringify(heard);
       expect(said).not.toContain("Secret Christmas");
       expect(said).not.toContain(`"id":${scheduled.id}`);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("never pushes a scheduled episode's id or new cover to anonymous sockets, on any change of it (issue 27, finding 5d)", async () => {
+    const [audio, cover] = await Promise.all(["audio/episode-1.mp3", "covers/cover-01.jpg"].map((file) => fs.readFile(path.join(SEED, file))));
+    const addEpisode = async (title: string, publishedAt: string) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ formId: "episode-form", intent: "save-episode", title, description: "Later.", publishedAt }))
+        form.set(name, value);
+      form.set("audio", new Blob([new Uint8Array(audio)]), "episode.mp3");
+      form.set("cover", new Blob([new Uint8Array(cover)]), "cover.jpg");
+      expect((await fetch(`${server.url}/episodes-admin`, { method: "POST", body: form, headers: { Cookie: admin } })).status).toBe(200);
+      return db().podcastEpisode.findFirstOrThrow({ where: { title } });
+    };
+    const scheduled = await addEpisode("Unannounced Special", "2099-06-01T20:00");
+    const published = await addEpisode("Out Already", "2020-06-01T20:00");
+
+    const socket: Socket = connect(server.url, { transports: ["websocket"] });
+    await new Promise<void>((resolve) => socket.on("connect", () => resolve()));
+    const heard: unknown[] = [];
+    socket.onAny((_event, payload) => heard.push(payload));
+    const cardForm = (id: number, intent: string, image?: Buffer) =>
+      postAdminForm(server.url, "/cardlistmoreadmin", admin, { formId: `card-${id}`, intent, id: String(id) }, image ? { image } : {});
+    try {
+      // The scheduled episode's card image replaced, then reset to the station artwork.
+      expect((await cardForm(scheduled.id, "replace-card-image", await testImage("#aa0000"))).status).toBe(200);
+      const newCover = (await db().podcastEpisode.findUniqueOrThrow({ where: { id: scheduled.id }, include: { cover: true } })).cover.key;
+      expect((await cardForm(scheduled.id, "reset-card-image")).status).toBe(200);
+      // A public episode's card as well: its change is pushed (the socket does hear such changes).
+      expect((await cardForm(published.id, "replace-card-image", await testImage("#00aa00"))).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const said = JSON.stringify(heard);
+      expect(said).toContain(`"episodeId":${published.id}`);
+      expect(said).not.toMatch(new RegExp(`"(id|episodeId)":${scheduled.id}\\b`));
+      expect(said).not.toContain(newCover);
+      expect(said).not.toContain("Unannounced");
     } finally {
       socket.close();
     }

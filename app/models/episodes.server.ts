@@ -58,6 +58,11 @@ function publishedEpisodes(now = new Date()) {
   return { publishedAt: { lte: now }, listeningReady: true } satisfies Prisma.PodcastEpisodeWhereInput;
 }
 
+/** The same condition for an episode in hand: whether listeners may see it (and anonymous sockets hear of it). */
+export function isPublicEpisode(episode: { publishedAt: Date; listeningReady: boolean }, now = new Date()): boolean {
+  return episode.publishedAt.getTime() <= now.getTime() && episode.listeningReady;
+}
+
 export type Episode = Prisma.PodcastEpisodeGetPayload<{ select: typeof episodeSelect }>;
 
 /** Every episode, scheduled ones included, newest publish date first (the admin list). */
@@ -187,12 +192,11 @@ async function creditRows(tx: Prisma.TransactionClient, ids: string[]) {
 
 class CreditsRefused extends Error {}
 
-function announce(action: "created" | "updated" | "deleted", episode: Pick<Episode, "id" | "publishedAt">) {
+function announce(action: "created" | "updated" | "deleted", episode: Pick<Episode, "id" | "publishedAt" | "listeningReady">) {
   // Cards on open pages show the newest episodes, so any change to one may change what they show.
   // Every anonymous socket hears this: it carries only what public pages show now (an episode
-  // scheduled for later is not public, so not even its id goes out, let alone its title).
-  const isPublic = episode.publishedAt.getTime() <= Date.now();
-  publish("images:changed", { action, records: isPublic ? [{ kind: "episode", id: episode.id }] : [] });
+  // scheduled for later, or still being encoded, is not public, so not even its id goes out).
+  publish("images:changed", { action, records: isPublicEpisode(episode) ? [{ kind: "episode", id: episode.id }] : [] });
 }
 
 async function discardAll(files: (Pick<StoredFile, "key" | "variantWidths"> | null | undefined)[]) {
@@ -470,11 +474,17 @@ async function switchCover(
   const episode = await commitFileChange(upload, async (tx, file) => {
     const previous = await tx.podcastEpisode.findUnique({ where: { id }, select: { id: true, title: true, cover: coverSelect } });
     if (!previous) throw new UploadError("admin.cardGone");
-    const updated = await tx.podcastEpisode.update({ where: { id }, data: { coverId: file!.id }, select: { id: true, title: true, cover: coverSelect } });
+    const updated = await tx.podcastEpisode.update({
+      where: { id },
+      data: { coverId: file!.id },
+      select: { id: true, title: true, publishedAt: true, listeningReady: true, cover: coverSelect },
+    });
     await logActivity(tx, actor, action, keyedMessage(summary, { id: String(updated.id), title: updated.title }));
     return { result: updated, replaced: [previous.cover] };
   });
-  publish("images:changed", { action: "updated", records: [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] });
+  // Anonymous sockets hear of a new cover only for an episode they may see (open pages refetch either way).
+  const records = isPublicEpisode(episode) ? [{ kind: "episode-cover", episodeId: episode.id, image: episode.cover }] : [];
+  publish("images:changed", { action: "updated", records });
   return episode;
 }
 

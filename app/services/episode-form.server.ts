@@ -103,10 +103,7 @@ async function readEpisodeParts(request: Request, post: EpisodeFormPost, refuse:
     maxFieldBytes: FIELD_LIMIT,
     onFile: async (part) => {
       const name = part.name as FilePart;
-      if (!FILE_PARTS.has(name) || post.files[name] || post.errors[name]) {
-        await readPartBounded(part.data, 0);
-        return "forms.unexpectedFile";
-      }
+      if (!FILE_PARTS.has(name) || post.files[name] || post.errors[name]) return "forms.unexpectedFile";
       if (name === "audio") {
         // Up to 200 MB: to disk, never whole in memory.
         const staged = await streamToTempFile(part.data, PART_LIMITS.audio);

@@ -86,7 +86,10 @@ export async function readPartBounded(data: AsyncIterable<Uint8Array>, limit: nu
   return size > limit ? null : Buffer.concat(chunks);
 }
 
-/** A file part of a multipart form, handed to a reader's `onFile`, which must read `data` to its end. */
+/**
+ * A file part of a multipart form, handed to a reader's `onFile`, which must read `data` to its
+ * end unless it refuses the form (the rest of the body is then drained unparsed).
+ */
 export type MultipartFile = UploadHandlerPart & { filename: string };
 
 export interface MultipartRules {
@@ -97,31 +100,95 @@ export interface MultipartRules {
   onFile: (part: MultipartFile) => Promise<string | null>;
 }
 
+// RFC 2046: 1 to 70 of these, not ending in a space. A longer boundary only slows the search for it.
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+
+/**
+ * The boundary of a multipart/form-data Content-Type, or null when it is not one. Read by hand on
+ * a short header: Remix's own split (/\s*;\s*boundary=/) takes quadratic time on a header of spaces.
+ */
+function multipartBoundary(contentType: string): string | null {
+  if (contentType.length > 256) return null;
+  const [type, ...parameters] = contentType.split(";");
+  if (type.trim().toLowerCase() !== "multipart/form-data") return null;
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf("=");
+    if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== "boundary") continue;
+    const value = parameter.slice(equals + 1).trim();
+    const boundary = value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    return BOUNDARY.test(boundary) ? boundary : null;
+  }
+  return null;
+}
+
+// Thrown out of the upload handler at the first refusal: the parser stops there.
+const STOP_PARSING = Symbol("stop parsing");
+
+/** Reads a text field while it fits `limit`; null as soon as it does not (the rest is not read). */
+async function readFieldWithin(data: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of data) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * The one multipart reader (public, admin and episode forms): text fields up to maxFieldBytes
- * each, at most maxParts parts, files to `onFile`. Every part is read to its end even after a
- * refusal, since a browser shows an answer sent before its upload finished as a dropped
- * connection; the first refusal (a keyed message) comes back with the fields. Throws when the
- * body is not a complete multipart form.
+ * each, at most maxParts parts, files to `onFile`. Parsing stops at the first refusal (one part
+ * too many, a field too long, a file refused), which comes back, keyed, with the fields read
+ * until then; the rest of the body is still read, unparsed and not kept, since a browser shows
+ * an answer sent before its upload finished as a dropped connection (server/security.ts bounds
+ * the body). Throws when the body is not a complete multipart form.
  */
 export async function readMultipart(request: Request, rules: MultipartRules): Promise<{ fields: [string, string][]; refusal: string | null }> {
+  const boundary = multipartBoundary(request.headers.get("Content-Type") ?? "");
+  if (!boundary || !request.body) throw new Error("not a multipart form");
   const fields: [string, string][] = [];
   let refusal: string | null = null;
   let parts = 0;
-  await unstable_parseMultipartFormData(request, async (part: UploadHandlerPart) => {
-    if (++parts > rules.maxParts) {
-      refusal ??= "forms.tooManyFields";
-      await readPartBounded(part.data, 0);
-    } else if (part.filename !== undefined) {
-      const refused = await rules.onFile(part as MultipartFile);
-      if (refused) refusal ??= refused;
-    } else {
-      const bytes = await readPartBounded(part.data, rules.maxFieldBytes);
-      if (bytes === null) refusal ??= keyedMessage("forms.fieldTooLong", { name: part.name });
-      else fields.push([part.name, bytes.toString("utf8")]);
-    }
-    return undefined;
-  });
+  const refuse = (message: string): never => {
+    refusal = message;
+    throw STOP_PARSING;
+  };
+  // The parser reads the body through this gate, so that after a refusal the rest can be read here unparsed.
+  const body = request.body.getReader();
+  const gate = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await body.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const gated = new Request(request.url, {
+    method: request.method,
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    body: gate,
+    duplex: "half",
+  } as RequestInit);
+  try {
+    await unstable_parseMultipartFormData(gated, async (part: UploadHandlerPart) => {
+      if (++parts > rules.maxParts) refuse("forms.tooManyFields");
+      if (part.filename !== undefined) {
+        const refused = await rules.onFile(part as MultipartFile);
+        if (refused) refuse(refused);
+      } else {
+        const bytes = await readFieldWithin(part.data, rules.maxFieldBytes);
+        if (bytes === null) refuse(keyedMessage("forms.fieldTooLong", { name: part.name }));
+        else fields.push([part.name, bytes.toString("utf8")]);
+      }
+      return undefined;
+    });
+  } catch (error) {
+    if (error !== STOP_PARSING) throw error;
+    while (!(await body.read()).done);
+  }
   return { fields, refusal };
 }
 
@@ -160,10 +227,7 @@ export async function readForm(request: Request, limits: FormLimits = PUBLIC_FOR
     read = await readMultipart(request, {
       maxParts: limits.maxFields,
       maxFieldBytes: limits.maxFieldBytes,
-      onFile: async (part) => {
-        await readPartBounded(part.data, 0);
-        return "forms.unexpectedFile";
-      },
+      onFile: async () => "forms.unexpectedFile",
     });
   } catch {
     throw await unreadable(request);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 // The production entry point as a separate process, exactly as `npm start`
 // runs it, for tests about start-up, shutdown and several instances.
@@ -47,4 +48,11 @@ export async function startServerProcess(env: Record<string, string>, nodeArgs: 
   }
   child.kill("SIGKILL");
   throw new Error(`server did not start: ${output()}`);
+}
+
+/** CPU seconds (user + system) a child process has used so far, from /proc (Linux; 10 ms steps). */
+export function cpuSeconds(child: ChildProcess): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
+  const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

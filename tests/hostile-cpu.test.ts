@@ -1,0 +1,102 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { adminCookie } from "./helpers/admin";
+import { cpuSeconds, startServerProcess, type ChildServer } from "./helpers/child-server";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { multipart, poster, type Poster } from "./helpers/hostile-input-corpus";
+
+// One client alone must not be able to keep the server's CPU busy: bodies over a form's limits are
+// refused at the first limit and the rest is read without being parsed. The server runs in its own
+// process, so its CPU time is measured apart from this test's. Budgets are generous: each hostile
+// request cost the server 2 to 3 s of CPU before (about 25 s for 90 MB to the episode upload).
+
+describe("hostile input: one client against the server's CPU", () => {
+  let server: ChildServer;
+  let database: TestDatabase;
+  let dataDir: string;
+  let post: Poster;
+  let cookie: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-cpu-"));
+    server = await startServerProcess({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      SESSION_SECRET: "hostile-cpu-secret-0123456789abcdef",
+      ADMIN_PIN: "123456",
+      PUBLIC_PIN: "54321",
+      SEED_CONTENT: "false",
+      REWIND_HOURS: "0",
+    });
+    post = poster(server.url);
+    cookie = await adminCookie(server.url);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** The server's CPU seconds for what `send` asks of it (its answer read to the end). */
+  async function serverCpu(send: () => Promise<Response>): Promise<{ status: number; cpu: number }> {
+    const before = cpuSeconds(server.child);
+    const response = await send();
+    await response.arrayBuffer();
+    // Anything the request left running (logging, cleanup) is counted too.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return { status: response.status, cpu: cpuSeconds(server.child) - before };
+  }
+
+  // Under the 12 MB every form route reads (Express answers larger declared lengths itself).
+  const FORM_BODY_LIMIT = 12 * 1024 * 1024;
+  // 200,000 one-byte fields (about 10 MB with a one-letter boundary).
+  const manyFields = {
+    body: Buffer.from(`${'--b\r\nContent-Disposition: form-data; name="f"\r\n\r\nx\r\n'.repeat(200_000)}--b--\r\n`),
+    contentType: "multipart/form-data; boundary=b",
+  };
+  const manyUrlencoded = { body: "f=x&".repeat(2_500_000), contentType: "application/x-www-form-urlencoded" };
+  // One field as large as the body may be.
+  const hugeField = multipart([["f", "x".repeat(11 * 1024 * 1024)]]);
+
+  it("sends bodies that the routes read (under the size Express refuses up front)", () => {
+    for (const { body } of [manyFields, manyUrlencoded, hugeField]) expect(body.length).toBeLessThan(FORM_BODY_LIMIT);
+  });
+
+  it.each([
+    ["/login", 413, false],
+    ["/pin", 413, false],
+    ["/CrewAdmin", 400, true],
+    ["/episodes-admin", 400, true],
+  ])("%s: a multipart body of 200,000 one-byte fields is refused at the first field too many", async (route, status, asAdmin) => {
+    const result = await serverCpu(() => post(route, manyFields, asAdmin ? cookie : ""));
+    expect(result.status).toBe(status);
+    expect(result.cpu).toBeLessThan(1);
+  });
+
+  it.each([
+    ["/login", 413, false],
+    ["/pin", 413, false],
+    ["/CrewAdmin", 400, true],
+    ["/episodes-admin", 400, true],
+  ])("%s: one 11 MB field and 10 MB urlencoded cost little", async (route, status, asAdmin) => {
+    const field = await serverCpu(() => post(route, hugeField, asAdmin ? cookie : ""));
+    expect(field.status).toBe(status);
+    expect(field.cpu).toBeLessThan(1);
+    const encoded = await serverCpu(() => post(route, manyUrlencoded, asAdmin ? cookie : ""));
+    expect(encoded.status).toBe(413);
+    expect(encoded.cpu).toBeLessThan(1);
+  });
+
+  it("a Content-Type padded with spaces is refused without a quadratic search for its boundary", async () => {
+    const padded = { body: multipart([["f", "x"]]).body, contentType: `multipart/form-data${" ".repeat(15_000)}; boundary=x` };
+    // Remix's split of that header took about 0.7 s each.
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await serverCpu(() => post("/login", padded)));
+    expect(results.reduce((sum, result) => sum + result.cpu, 0)).toBeLessThan(1.5);
+    expect(results.map((result) => result.status)).toEqual([400, 400, 400, 400, 400]);
+  });
+});
