@@ -49,6 +49,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a hostile stream upstream", () 
   /** A zero-configuration station pointed at `fake`, in its own process (so its memory is its own). */
   async function station(
     fake: FakeIcecast,
+    env: Record<string, string> = {},
   ): Promise<{ server: ChildServer; database: TestDatabase; rss: () => number; socket: Socket; heard: NowPlaying[]; heardBytes: () => number }> {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
@@ -65,6 +66,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a hostile stream upstream", () 
       SEED_CONTENT: "false",
       REWIND_HOURS: "0",
       STREAM_URL: fake.streamUrl,
+      ...env,
     });
     cleanups.push(() => server.stop());
     const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
@@ -88,15 +90,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a hostile stream upstream", () 
     const response = await fetch(url, { signal: AbortSignal.timeout(20_000) });
     return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
   };
-  const songRows = async (database: TestDatabase) => {
+  const query = async <T extends pg.QueryResultRow>(database: TestDatabase, sql: string) => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      return (await client.query<{ raw: string }>(`SELECT raw FROM "SongPlay" ORDER BY "playedAt", id`)).rows.map((row) => row.raw);
+      return (await client.query<T>(sql)).rows;
     } finally {
       await client.end();
     }
   };
+  const songRows = async (database: TestDatabase) =>
+    (await query<{ raw: string }>(database, `SELECT raw FROM "SongPlay" ORDER BY "playedAt", id`)).map((row) => row.raw);
 
   it("reads a 20 MB and a 200 MB title and an endless status only up to a limit: small pages, bounded memory, a capped title", async () => {
     const fake = await fakeUpstream();
@@ -250,4 +254,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a hostile stream upstream", () 
     },
     90_000,
   );
+
+  it("drops a stream that sends audio far faster than real time instead of recording it", async () => {
+    const fake = await fakeUpstream();
+    // 40 times real time (a 64 kb/s MP3, 16,000 bytes every 50 ms): under the byte-rate cap, far ahead of the clock.
+    const audio = await fs.readFile("prisma/seed-assets/audio/episode-1.mp3");
+    fake.stream = icyStream({ title: () => "Too fast", metaint: 16_000, everyMs: 50, audio });
+    const started = Date.now();
+    const { server, database } = await station(fake, { REWIND_HOURS: "1" });
+    await sleep(20_000);
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const [{ seconds }] = await query<{ seconds: string | null }>(database, `SELECT sum("durationMs") / 1000.0 AS seconds FROM "RewindSegment"`);
+    const recordedSeconds = Number(seconds ?? 0);
+    const connections = fake.requests.filter((p) => p === "/live").length;
+    console.log("too fast:", JSON.stringify({ elapsedSeconds, recordedSeconds, connections, sentMB: Math.round(fake.bytesSent() / MB) }));
+    expect(recordedSeconds).toBeGreaterThan(0);
+    // Real time plus, per connection, what it may run ahead before it is dropped (60 s) and a segment.
+    expect(recordedSeconds).toBeLessThan(elapsedSeconds + connections * 80);
+    expect(connections).toBeLessThanOrEqual(4);
+    expect((await answers(`${server.url}/healthz`)).status).toBe(200);
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
 import { db } from "~/services/db.server";
 import { Mp3FrameReader, readMp3Frames, type Mp3Frame } from "~/services/mp3-frames.server";
 import { collectBytes, getStorage } from "~/services/storage.server";
+import { UpstreamMisbehaved } from "~/services/stream-metadata.server";
 
 /*
  * Rewind: the live stream as it came from the station (MP3 frames, never re-encoded), cut
@@ -11,6 +12,10 @@ import { collectBytes, getStorage } from "~/services/storage.server";
  */
 
 export const SEGMENT_SECONDS = 6;
+// A source sends audio in real time, after a burst of a few seconds on connect: a connection whose
+// audio runs further ahead of the clock than this is no live stream (it would fill storage and the
+// rewind window with "the future" as fast as the network carries it), and is dropped.
+const MAX_AHEAD_MS = 60_000;
 const SEGMENT_PREFIX = "rewind/";
 // Old segments are removed at most this often.
 const PRUNE_EVERY_MS = 60_000;
@@ -61,6 +66,7 @@ export function createLiveRecorder(options: RecorderOptions): LiveRecorder {
   // Seconds of audio received on this connection, and when it started by the earliest evidence.
   let connectionSeconds = 0;
   let connectionStart = Infinity;
+  let connectionFirstArrival = 0;
   // Seconds into the connection where the pending frames begin.
   let pendingFrom = 0;
   // The next segment follows a gap (a fresh recorder always does: nobody knows what came before).
@@ -142,6 +148,7 @@ export function createLiveRecorder(options: RecorderOptions): LiveRecorder {
     audio(chunk) {
       if (closed) return;
       const arrived = now();
+      if (connectionSeconds === 0 && connectionStart === Infinity) connectionFirstArrival = arrived;
       for (const frame of reader.push(chunk)) {
         frames.push(frame);
         const seconds = frame.samples / frame.sampleRate;
@@ -154,6 +161,9 @@ export function createLiveRecorder(options: RecorderOptions): LiveRecorder {
       }
       // Everything received so far had been produced by now: the connection's audio began no later than this.
       connectionStart = Math.min(connectionStart, arrived - connectionSeconds * 1000);
+      if (connectionFirstArrival - connectionStart > MAX_AHEAD_MS) {
+        throw new UpstreamMisbehaved(`audio ${Math.round((connectionFirstArrival - connectionStart) / 1000)} s ahead of the clock`);
+      }
     },
     interrupted() {
       if (closed) return;

@@ -109,10 +109,17 @@ export function icyBlock(text: string | Buffer): Buffer {
 }
 
 /**
- * An ICY stream: `metaint` bytes of (silent) audio, then a metadata block naming `title()`, again
- * and again, one block every `everyMs`; `metaintHeader` sends any icy-metaint header instead.
+ * An ICY stream: `metaint` bytes of audio (zeros, or the next bytes of `audio` looped), then a
+ * metadata block naming `title()`, again and again, one block every `everyMs`; `metaintHeader`
+ * sends any icy-metaint header instead.
  */
-export function icyStream(options: { title: () => string | Buffer | null; metaint?: number; everyMs?: number; metaintHeader?: string }): Handler {
+export function icyStream(options: {
+  title: () => string | Buffer | null;
+  metaint?: number;
+  everyMs?: number;
+  metaintHeader?: string;
+  audio?: Buffer;
+}): Handler {
   const metaint = options.metaint ?? 1024;
   return (req, res) => {
     const wantsMetadata = req.headers["icy-metadata"] === "1";
@@ -120,9 +127,21 @@ export function icyStream(options: { title: () => string | Buffer | null; metain
       "Content-Type": "audio/mpeg",
       ...(wantsMetadata ? { "icy-metaint": options.metaintHeader ?? String(metaint) } : {}),
     });
-    const audio = Buffer.alloc(metaint);
+    const silence = Buffer.alloc(metaint);
+    let at = 0;
+    const nextAudio = () => {
+      if (!options.audio) return silence;
+      const piece = Buffer.alloc(metaint);
+      for (let filled = 0; filled < metaint;) {
+        const copied = options.audio.copy(piece, filled, at, Math.min(options.audio.length, at + metaint - filled));
+        filled += copied;
+        at = (at + copied) % options.audio.length;
+      }
+      return piece;
+    };
     const tick = () => {
       if (res.destroyed) return;
+      const audio = nextAudio();
       const title = options.title();
       res.write(wantsMetadata ? Buffer.concat([audio, title === null ? Buffer.from([0]) : icyBlock(title)]) : audio);
     };
