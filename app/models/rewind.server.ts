@@ -12,10 +12,11 @@ import { UpstreamMisbehaved } from "~/services/stream-metadata.server";
  */
 
 export const SEGMENT_SECONDS = 6;
-// A source sends audio in real time, after a burst of a few seconds on connect: a connection whose
+// A source sends audio in real time, after a burst on connect (Icecast's default is 64 KB, seconds of
+// audio; stations that raise it for mobile listeners stay well under two minutes): a connection whose
 // audio runs further ahead of the clock than this is no live stream (it would fill storage and the
 // rewind window with "the future" as fast as the network carries it), and is dropped.
-const MAX_AHEAD_MS = 60_000;
+const MAX_AHEAD_MS = 120_000;
 const SEGMENT_PREFIX = "rewind/";
 // Old segments are removed at most this often.
 const PRUNE_EVERY_MS = 60_000;
