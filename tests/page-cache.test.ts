@@ -34,8 +34,8 @@ describe("the public page cache", () => {
     await server?.stop();
   });
 
-  // Every now-playing change empties the cache (pages render the current title), and the demo
-  // stream's follower announces its first title just after start: wait until a copy is kept.
+  // Every song recorded in the history empties the cache (pages list the recent songs), and the demo
+  // stream's follower records its first title just after start: wait until a copy is kept.
   async function untilKept(path: string) {
     for (let attempt = 0; attempt < 20; attempt++) {
       const response = await fetch(`${server.url}${path}`);
