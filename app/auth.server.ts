@@ -104,7 +104,7 @@ async function googleCallbackUrl(request: Request): Promise<string> {
 
 // Built per request: the Google callback URL depends on the address the listener used.
 async function authenticator(request: Request): Promise<Authenticator<string>> {
-  const auth = new Authenticator<string>(listenerSessionStorage(), { sessionKey: "userId", throwOnError: true });
+  const auth = new Authenticator<string>(listenerSessionStorage(request), { sessionKey: "userId", throwOnError: true });
   auth.use(
     new FormStrategy<string>(async ({ form }) => {
       // A refused field is a wrong sign-in like any other (the same answer, counted the same way).
@@ -154,7 +154,7 @@ async function signedIn(request: Request, userId: string, redirectTo: string): P
   const session = await rotateListenerSession(await getListenerSession(request));
   session.set("userId", userId);
   forgetOAuthState(session);
-  return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
+  return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage(request).commitSession(session) } });
 }
 
 /** Why a sign-in was refused: a message key (and its values) the page translates. */
@@ -240,13 +240,13 @@ async function googleSignInFailed(request: Request, error: unknown): Promise<Res
   const session = await getListenerSession(request);
   forgetOAuthState(session);
   session.flash("error", message);
-  return redirect("/login", { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
+  return redirect("/login", { headers: { "Set-Cookie": await listenerSessionStorage(request).commitSession(session) } });
 }
 
 /** Ends the listener's session (its server-side row and the cookie) and goes to the home page. */
 export async function signOut(request: Request): Promise<Response> {
   const session = await getListenerSession(request);
-  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
+  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage(request).destroySession(session) } });
 }
 
 /** "Sign out everywhere": ends every session of the signed-in account, on every device. */
@@ -254,5 +254,5 @@ export async function signOutEverywhere(request: Request): Promise<Response> {
   const session = await getListenerSession(request);
   const userId = session.get("userId");
   if (userId) await endAllListenerSessions(userId);
-  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage().destroySession(session) } });
+  return redirect("/", { headers: { "Set-Cookie": await listenerSessionStorage(request).destroySession(session) } });
 }

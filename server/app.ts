@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -93,7 +93,11 @@ async function sweepOrphansAtStart(config: AppConfig): Promise<void> {
 async function seedInChildProcess(config: AppConfig): Promise<boolean> {
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("server/seed-process.ts")], {
+    // The production build has it compiled next to this module (build/server/seed-process.js, see
+    // `npm run build:server`); from source (development, tests) tsx runs the TypeScript.
+    const compiled = import.meta.url.endsWith(".js");
+    const args = compiled ? [fileURLToPath(new URL("seed-process.js", import.meta.url))] : ["--import", "tsx", path.resolve("server/seed-process.ts")];
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, SPIN_SEED_CONFIG: JSON.stringify(config) },
       // Its log lines join the server's on stdout; its answer comes over the IPC channel.
       stdio: ["ignore", "inherit", "pipe", "ipc"],

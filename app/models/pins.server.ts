@@ -2,6 +2,8 @@ import { randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
+import { keyedMessage } from "~/utils/forms/form";
+import { logActivity, type AdminActor } from "./activity.server";
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -29,38 +31,55 @@ function generatePin(kind: PinKind): string {
 }
 
 /**
- * Makes sure both PINs exist. A PIN not set in the environment is generated on
- * first start, stored only as a hash, and printed once so the operator can note it.
+ * Makes sure both PINs are stored, hashed, in the database (so they survive a recreated container
+ * and move with an export). On a station's first start each comes from ADMIN_PIN / PUBLIC_PIN,
+ * or is generated and printed once. After that the stored PIN is the one that counts: it is
+ * changed on the dashboard (changePin), and a different PIN in the environment is reported, not used.
  */
 export async function ensurePins(log: (line: string) => void): Promise<void> {
   const config = getConfig();
   for (const kind of ["admin", "public"] as const) {
-    if ((kind === "admin" ? config.adminPin : config.publicPin) !== null) continue;
+    const variable = kind === "admin" ? "ADMIN_PIN" : "PUBLIC_PIN";
+    const configured = kind === "admin" ? config.adminPin : config.publicPin;
     const existing = await db().setting.findUnique({ where: { key: settingKey(kind) } });
-    if (existing) continue;
-    const pin = generatePin(kind);
+    if (existing) {
+      if (configured !== null && !(await matchesHash(configured, existing.value))) {
+        log(`${variable} differs from the station's ${kind} PIN and is not used: the stored PIN counts (change it on the dashboard, then unset ${variable})`);
+      }
+      continue;
+    }
+    const pin = configured ?? generatePin(kind);
     const created = await db().setting.createMany({
       data: [{ key: settingKey(kind), value: await hashPin(pin) }],
       skipDuplicates: true,
     });
-    if (created.count === 1) {
-      log(
-        `Generated the ${kind === "admin" ? "admin" : "public"} PIN (shown only once, set ${kind === "admin" ? "ADMIN_PIN" : "PUBLIC_PIN"} to choose your own): ${pin}`,
-      );
-    }
+    if (created.count !== 1) continue;
+    if (configured !== null) log(`Stored the ${kind} PIN from ${variable} (hashed); from now on change it on the dashboard`);
+    else log(`Generated the ${kind} PIN (shown only once; change it on the dashboard): ${pin}`);
   }
 }
 
-/** Checks a typed PIN in constant time against ADMIN_PIN / PUBLIC_PIN, or the generated one. */
+/**
+ * Checks a typed PIN in constant time against the stored hash. A station whose PINs were never
+ * stored (ensurePins runs at every server start) falls back to ADMIN_PIN / PUBLIC_PIN.
+ */
 export async function verifyPin(kind: PinKind, pin: string): Promise<boolean> {
+  const stored = await db().setting.findUnique({ where: { key: settingKey(kind) } });
+  if (stored) return matchesHash(pin, stored.value);
   const config = getConfig();
   const configured = kind === "admin" ? config.adminPin : config.publicPin;
-  if (configured !== null) {
-    // Hash both sides so the comparison takes the same time whatever the lengths.
-    const salt = randomBytes(16);
-    const [a, b] = await Promise.all([scryptAsync(pin, salt, 32), scryptAsync(configured, salt, 32)]);
-    return timingSafeEqual(a, b);
-  }
-  const stored = await db().setting.findUnique({ where: { key: settingKey(kind) } });
-  return stored ? matchesHash(pin, stored.value) : false;
+  if (!configured) return false;
+  // Hash both sides so the comparison takes the same time whatever the lengths.
+  const salt = randomBytes(16);
+  const [a, b] = await Promise.all([scryptAsync(pin, salt, 32), scryptAsync(configured, salt, 32)]);
+  return timingSafeEqual(a, b);
+}
+
+/** Replaces a PIN from the dashboard (already checked by pinChangeSchema); the activity log says who. */
+export async function changePin(kind: PinKind, pin: string, actor: AdminActor): Promise<void> {
+  const value = await hashPin(pin);
+  await db().$transaction(async (tx) => {
+    await tx.setting.upsert({ where: { key: settingKey(kind) }, create: { key: settingKey(kind), value }, update: { value } });
+    await logActivity(tx, actor, `pin.${kind}.changed`, keyedMessage(kind === "admin" ? "admin.activityAdminPinChanged" : "admin.activityPublicPinChanged"));
+  });
 }

@@ -18,12 +18,14 @@ import { needsStationEmail, saveStationEmail } from "~/models/feed-identity.serv
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
 import { rewindUsage } from "~/models/rewind.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
+import { changePin } from "~/models/pins.server";
 import { canonicalOrigin, confirmSiteOrigin } from "~/models/site-origin.server";
 import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
 import { fieldConstraints, keyedMessage, parseForm } from "~/utils/forms/form";
+import { PIN_MAX_LENGTH, pinChangeSchema } from "~/utils/forms/pin";
 import { SITE_ORIGIN_INVALID, siteOriginSchema, stationEmailSchema } from "~/utils/forms/station";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.dashboardMetaTitle") }, { name: "robots", content: "noindex" }];
@@ -63,6 +65,12 @@ export async function action({ request }: ActionFunctionArgs) {
       const check = parseForm(siteOriginSchema, fields, SITE_ORIGIN_INVALID);
       if (!check.ok) return check;
       return { ok: true, message: keyedMessage("admin.siteAddressConfirmed", { origin: await confirmSiteOrigin(check.value.origin, actor) }) };
+    },
+    "change-pin": async ({ fields }) => {
+      const check = parseForm(pinChangeSchema, fields, "admin.nothingSaved");
+      if (!check.ok) return check;
+      await changePin(check.value.kind, check.value.pin, actor);
+      return { ok: true, message: check.value.kind === "admin" ? "admin.adminPinChanged" : "admin.publicPinChanged" };
     },
     "save-station-email": async ({ fields }) => {
       const check = parseForm(stationEmailSchema, fields, "admin.nothingSaved");
@@ -152,6 +160,32 @@ export default function DashboardAdmin() {
             <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.siteAddressConfirm")}</SubmitButton>
           </AdminForm>
         )}
+      </AdminSection>
+
+      <AdminSection id="pins-title" title={t("admin.pins")} description={t("admin.pinsDescription")} collapsible defaultOpen={false}>
+        {(["admin", "public"] as const).map((kind) => (
+          <AdminForm
+            key={kind}
+            formId={`pin-${kind}`}
+            intent="change-pin"
+            className="admin-form admin-form--inline"
+            aria-label={t(kind === "admin" ? "admin.adminPinFormLabel" : "admin.publicPinFormLabel")}
+          >
+            <input type="hidden" name="kind" value={kind} />
+            <Field
+              name="pin"
+              label={t(kind === "admin" ? "admin.adminPinNew" : "admin.publicPinNew")}
+              type="password"
+              autoComplete="new-password"
+              inputMode={kind === "admin" ? "numeric" : undefined}
+              maxLength={PIN_MAX_LENGTH[kind]}
+              required
+            />
+            <Field name="confirm" label={t("admin.pinRepeat")} type="password" autoComplete="new-password" maxLength={PIN_MAX_LENGTH[kind]} required />
+            <FormStatus />
+            <SubmitButton pendingLabel={t("admin.saving")}>{t(kind === "admin" ? "admin.adminPinChange" : "admin.publicPinChange")}</SubmitButton>
+          </AdminForm>
+        ))}
       </AdminSection>
 
       <AdminSection

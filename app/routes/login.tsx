@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     redirectTo: url.searchParams.get("redirectTo") ?? "",
   };
   if (!googleError) return values;
-  return data(values, { headers: { "Set-Cookie": await listenerSessionStorage().commitSession(session) } });
+  return data(values, { headers: { "Set-Cookie": await listenerSessionStorage(request).commitSession(session) } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -43,7 +43,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (result.remember) {
         session.set("listenerId", result.remember.listenerId);
         session.set("playStarts", result.remember.playStarts);
-        setCookie = await listenerSessionStorage().commitSession(session);
+        setCookie = await listenerSessionStorage(request).commitSession(session);
       }
       return new Response(null, {
         status: result.status === "started" ? 202 : 204,

@@ -3,18 +3,22 @@ import { createCookie, redirect } from "@remix-run/node";
 import { requestTranslator } from "~/i18n/language.server";
 import { getConfig } from "./config.server";
 import { db } from "./db.server";
+import { secureRequest } from "./request-security.server";
 import { singleton } from "./singleton.server";
 
 const ADMIN_SESSION_HOURS = 8;
 
-function adminCookie() {
-  return singleton("adminCookie", () => {
+// `Secure` whenever the request came over HTTPS (see secureRequest): a plain-HTTP install still
+// gets a cookie the browser keeps, instead of a PIN dialog that asks again and again.
+function adminCookie(request: Request) {
+  const secure = secureRequest(request);
+  return singleton(secure ? "adminCookie:secure" : "adminCookie", () => {
     const config = getConfig();
     return createCookie("__admin", {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
-      secure: config.production,
+      secure,
       secrets: [config.sessionSecret!],
       maxAge: ADMIN_SESSION_HOURS * 3600,
     });
@@ -28,7 +32,7 @@ export interface AdminSession {
 }
 
 async function readSessionId(request: Request): Promise<string | null> {
-  const value = await adminCookie().parse(request.headers.get("Cookie"));
+  const value = await adminCookie(request).parse(request.headers.get("Cookie"));
   return typeof value === "string" ? value : null;
 }
 
@@ -88,12 +92,12 @@ export async function startAdminSession(request: Request, clientIp: string): Pro
       userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
     },
   });
-  return adminCookie().serialize(id);
+  return adminCookie(request).serialize(id);
 }
 
 /** Ends this browser's admin session everywhere and returns the Set-Cookie header that clears it. */
 export async function endAdminSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
   if (id) await expireSession(id);
-  return adminCookie().serialize("", { maxAge: 0 });
+  return adminCookie(request).serialize("", { maxAge: 0 });
 }

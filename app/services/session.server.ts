@@ -3,6 +3,7 @@ import { createCookie, createSession, createSessionStorage, type Session, type S
 import type { Prisma } from "~/generated/prisma/client";
 import { getConfig } from "./config.server";
 import { db } from "./db.server";
+import { secureRequest } from "./request-security.server";
 import { singleton } from "./singleton.server";
 
 export interface ListenerSessionData {
@@ -25,14 +26,14 @@ const SESSION_DAYS = 30;
  * everywhere" deletes every row of the account. A cookie whose row is gone
  * reads as a brand-new session and is never given its old id again.
  */
-function listenerCookie() {
-  return singleton("listenerCookie", () => {
+function listenerCookie(secure: boolean) {
+  return singleton(secure ? "listenerCookie:secure" : "listenerCookie", () => {
     const config = getConfig();
     return createCookie("__session", {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
-      secure: config.production,
+      secure,
       secrets: [config.sessionSecret!],
       maxAge: 60 * 60 * 24 * SESSION_DAYS,
     });
@@ -41,13 +42,19 @@ function listenerCookie() {
 
 /** The id of the session row this request's signed `__session` cookie names, or null. */
 export async function listenerSessionId(request: Request): Promise<string | null> {
-  const id: unknown = await listenerCookie().parse(request.headers.get("Cookie"));
+  const id: unknown = await listenerCookie(false).parse(request.headers.get("Cookie"));
   return typeof id === "string" && id !== "" ? id : null;
 }
 
-export function listenerSessionStorage(): SessionStorage<Partial<ListenerSessionData>, ListenerFlash> {
-  return singleton("listenerSessionStorage", () => {
-    const cookie = listenerCookie();
+/**
+ * The listener session storage for this request: its cookie is `Secure` whenever the request came
+ * over HTTPS (see secureRequest), and not on a plain-HTTP install, where a browser would drop a
+ * Secure cookie and every sign-in would loop.
+ */
+export function listenerSessionStorage(request: Request): SessionStorage<Partial<ListenerSessionData>, ListenerFlash> {
+  const secure = secureRequest(request);
+  return singleton(secure ? "listenerSessionStorage:secure" : "listenerSessionStorage", () => {
+    const cookie = listenerCookie(secure);
     const expiry = (expires: Date | undefined) => expires ?? new Date(Date.now() + SESSION_DAYS * 86_400_000);
     const userOf = (data: Record<string, unknown>) => (typeof data.userId === "string" ? data.userId : null);
     const base = createSessionStorage<Partial<ListenerSessionData>, ListenerFlash>({
@@ -88,7 +95,7 @@ export function listenerSessionStorage(): SessionStorage<Partial<ListenerSession
 }
 
 export function getListenerSession(request: Request): Promise<ListenerSession> {
-  return listenerSessionStorage().getSession(request.headers.get("Cookie"));
+  return listenerSessionStorage(request).getSession(request.headers.get("Cookie"));
 }
 
 /**

@@ -35,3 +35,22 @@ function pinSchema(kind: PinKind) {
 
 /** The PIN form (/pin and the PIN dialogs) of each kind: the PIN's length differs. */
 export const pinSchemas = { admin: pinSchema("admin"), public: pinSchema("public") };
+
+// The dashboard's "PINs" form: the same shapes the environment accepts (config.server.ts).
+export const PIN_CHANGE_FORMATS: Record<PinKind, { pattern: RegExp; message: MessageKey }> = {
+  admin: { pattern: /^\d{6}$/, message: "forms.pinChangeAdminFormat" },
+  public: { pattern: /^[^\s]{5}$/, message: "forms.pinChangePublicFormat" },
+};
+
+/** A new PIN typed twice on the dashboard; `kind` says which one. */
+export const pinChangeSchema = z
+  .object({
+    kind: z.enum(["admin", "public"]),
+    pin: text(z.string()),
+    confirm: text(z.string()),
+  })
+  .superRefine((value, context) => {
+    const format = PIN_CHANGE_FORMATS[value.kind];
+    if (!format.pattern.test(value.pin)) context.addIssue({ code: z.ZodIssueCode.custom, path: ["pin"], message: format.message });
+    else if (value.confirm !== value.pin) context.addIssue({ code: z.ZodIssueCode.custom, path: ["confirm"], message: "forms.pinChangeMismatch" });
+  });
