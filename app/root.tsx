@@ -50,8 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Not worth an error page: without the programme the bar simply shows no show.
     onAir: await getBarOnAir(new Date()).catch((): BarOnAir => ({ now: null, next: null })),
     stationTimeZone: getConfig().stationTimezone,
-    // Only the station's own stream is recorded (not the built-in demo), and only with REWIND_HOURS.
-    canRewind: Boolean(getConfig().streamUrl) && getConfig().rewindHours > 0,
+    // The live stream (the station's own or the built-in demo) is recorded when REWIND_HOURS allows.
+    canRewind: getConfig().rewindHours > 0,
     user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null,
     isAdmin: admin,
     theme,

@@ -253,8 +253,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     demo,
     io,
     sharedDatabaseUrl: stopRealtimeSharing ? databaseUrl : null,
-    // The operator's stream is recorded for rewinding and show archives (the demo stream is not).
-    createRecorder: config.streamUrl && config.rewindHours > 0 ? () => createLiveRecorder({ rewindHours: config.rewindHours, log }) : null,
+    // The live stream (the operator's, else the demo stream) is recorded for rewinding and show archives.
+    createRecorder: config.rewindHours > 0 ? () => createLiveRecorder({ rewindHours: config.rewindHours, log }) : null,
     log,
   });
   // Ended airings of archived shows become episodes; any instance may build one (the row is the job).

@@ -3,9 +3,11 @@ import path from "node:path";
 import type { Request, Response } from "express";
 
 /**
- * The demo live stream used when STREAM_URL is unset: the bundled MP3 episodes
- * played back to back forever, Icecast-style. Every listener hears the same
- * moment of one shared broadcast clock, like a real station.
+ * The demo live stream used when STREAM_URL is unset: the bundled programme (short
+ * instrumental tracks, prisma/seed-assets/programme) played back to back forever,
+ * Icecast-style, each announced as "Artist - Title". Every listener hears the same
+ * moment of one shared broadcast clock, like a real station: the clock starts at the
+ * Unix epoch, so every instance of a station plays the same track at the same time.
  */
 
 export interface DemoTrack {
@@ -89,24 +91,26 @@ export function extractFrames(file: Buffer): { frames: Buffer; frameStarts: numb
   return { frames, frameStarts, bitrateKbps };
 }
 
-interface SeedManifest {
-  episodes: { title: string; audio: string }[];
+/** The demo programme's track list (written by scripts/make-demo-programme.ts). */
+export interface DemoProgramme {
+  tracks: { artist: string; title: string; file: string; durationSeconds: number }[];
 }
 
-/** The bundled MP3 episodes in manifest order (WAV episodes cannot be spliced into an MP3 stream). */
+export async function readDemoProgramme(seedDir: string): Promise<DemoProgramme> {
+  return JSON.parse(await fs.readFile(path.join(seedDir, "programme", "programme.json"), "utf8")) as DemoProgramme;
+}
+
+/** The programme's MP3 tracks in order, each titled "Artist - Title" as stations announce songs. */
 export async function loadDemoTracks(seedDir: string): Promise<{ tracks: DemoTrack[]; bitrateKbps: number }> {
-  const manifest = JSON.parse(await fs.readFile(path.join(seedDir, "manifest.json"), "utf8")) as SeedManifest;
-  const seen = new Set<string>();
+  const programme = await readDemoProgramme(seedDir);
   const tracks: DemoTrack[] = [];
   let bitrateKbps = 0;
-  for (const episode of manifest.episodes) {
-    if (!episode.audio.endsWith(".mp3") || seen.has(episode.audio)) continue;
-    seen.add(episode.audio);
-    const { frames, frameStarts, bitrateKbps: rate } = extractFrames(await fs.readFile(path.join(seedDir, episode.audio)));
+  for (const track of programme.tracks) {
+    const { frames, frameStarts, bitrateKbps: rate } = extractFrames(await fs.readFile(path.join(seedDir, track.file)));
     if (frames.length === 0) continue;
     if (bitrateKbps && rate !== bitrateKbps) continue; // one constant bitrate keeps the pacing honest
     bitrateKbps = rate;
-    tracks.push({ title: episode.title, frames, frameStarts });
+    tracks.push({ title: `${track.artist} - ${track.title}`, frames, frameStarts });
   }
   if (tracks.length === 0) throw new Error(`No MP3 audio found for the demo stream in ${seedDir}`);
   return { tracks, bitrateKbps };
@@ -131,7 +135,7 @@ class Broadcast {
   constructor(
     readonly tracks: DemoTrack[],
     readonly bytesPerSecond: number,
-    private readonly epoch = Date.now(),
+    private readonly epoch = 0,
   ) {
     this.starts = [];
     let total = 0;
@@ -274,11 +278,30 @@ export async function createDemoStream(seedDir: string, options: DemoStreamOptio
     res.on("error", stop);
   }
 
+  /**
+   * The broadcast as it goes out, from now on, for an in-process listener (the rewind
+   * recorder records the demo stream as it would an operator's stream); returns the stop.
+   */
+  function tap(onAudio: (bytes: Buffer) => void): () => void {
+    let position = broadcast.livePosition(0);
+    let sent = 0;
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      const due = Math.floor(((Date.now() - startedAt) / 1000) * bytesPerSecond) - sent;
+      if (due <= 0) return;
+      const audio = broadcast.read(position, due);
+      position = (position + due) % broadcast.totalBytes;
+      sent += due;
+      onAudio(audio);
+    }, TICK_MS);
+    return () => clearInterval(timer);
+  }
+
   /** Ends every open listener connection (an endless response would otherwise keep the server from closing). */
   function close(): void {
     for (const res of listeners) res.destroy();
     listeners.clear();
   }
 
-  return { handle, nowPlaying, close, bitrateKbps, metaInterval, listenerCount: () => listeners.size };
+  return { handle, nowPlaying, tap, close, bitrateKbps, metaInterval, listenerCount: () => listeners.size };
 }

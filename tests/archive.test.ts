@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { DEMO_EVENTS } from "~/models/demo-content.server";
 import { loadConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { ArchiveError, exportStation, importStation } from "~/services/station-archive.server";
@@ -111,7 +112,8 @@ describe("station export and import", () => {
     expect(sourceRows.RewindSegment).toHaveLength(1);
     sourceRows.RewindSegment = [];
     delete sourceFiles["rewind/1-1.mp3"];
-    expect(sourceRows.Event).toHaveLength(1);
+    // The admin's event and the demo's upcoming ones.
+    expect(sourceRows.Event).toHaveLength(1 + DEMO_EVENTS.length);
     expect(sourceRows.PodcastEpisode).toHaveLength(10);
     const showRows = sourceRows.Show.map((row) => JSON.parse(row) as { slug: string; artworkId: string | null });
     expect(showRows.find((row) => row.slug === "kopi-malam")?.artworkId).toBe(show.artworkId);

@@ -224,7 +224,10 @@ describe("the podcast feed and the events calendar", () => {
     expect(lines).toContain("X-WR-TIMEZONE:Asia/Jakarta");
     expect(lines).toContain("TZID:Asia/Jakarta");
     expect(lines).toContain("TZOFFSETTO:+0700");
-    const event = lines.slice(lines.indexOf("BEGIN:VEVENT"), lines.indexOf("END:VEVENT") + 1);
+    // This event's VEVENT (the demo's upcoming events are in the feed too).
+    const summary = `SUMMARY:${name.replace(/;/g, "\\;").replace(/,/g, "\\,")}`;
+    const begins = lines.flatMap((line, index) => (line === "BEGIN:VEVENT" ? [index] : []));
+    const event = begins.map((index) => lines.slice(index, lines.indexOf("END:VEVENT", index) + 1)).find((block) => block.includes(summary)) ?? [];
     expect(event).toContain("DTSTART;TZID=Asia/Jakarta:20261231T193000");
     expect(event).toContain(`SUMMARY:${name.replace(/;/g, "\\;").replace(/,/g, "\\,")}`);
     // The UID is stored with the event, so no host name or proxy changes it.

@@ -104,8 +104,9 @@ describe("listener server side", () => {
       .subarray(metaInterval + 1, metaInterval + 1 + length)
       .toString("utf8")
       .replace(/\0+$/, "");
-    const manifest = JSON.parse(await fs.readFile(path.join(SEED, "manifest.json"), "utf8")) as { episodes: { title: string; audio: string }[] };
-    const titles = manifest.episodes.filter((e) => e.audio.endsWith(".mp3")).map((e) => `StreamTitle='${e.title}';`);
+    // The demo programme's tracks, each announced as "Artist - Title".
+    const programme = JSON.parse(await fs.readFile(path.join(SEED, "programme/programme.json"), "utf8")) as { tracks: { artist: string; title: string }[] };
+    const titles = programme.tracks.map((track) => `StreamTitle='${track.artist} - ${track.title}';`);
     expect(titles).toContain(text);
     expect(await readIcyTitle(`${server.url}/stream/live`)).toBe(text.slice("StreamTitle='".length, -2));
   });

@@ -228,10 +228,18 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     await polling;
   };
 
-  const followDemo = async (demo: { nowPlaying(): string }, signal: AbortSignal) => {
-    while (!signal.aborted) {
-      announce({ title: cleanStreamTitle(demo.nowPlaying()) || null, onAir: true });
-      await sleep(DEMO_POLL_MS, signal);
+  const followDemo = async (demo: NonNullable<FollowerOptions["demo"]>, signal: AbortSignal) => {
+    // The demo stream is recorded like an operator's, so rewind and show archives work on a new station.
+    const recorder = demo.tap ? (options.createRecorder?.() ?? null) : null;
+    const untap = recorder && demo.tap ? demo.tap((bytes) => recorder.audio(bytes)) : () => {};
+    try {
+      while (!signal.aborted) {
+        announce({ title: cleanStreamTitle(demo.nowPlaying()) || null, onAir: true });
+        await sleep(DEMO_POLL_MS, signal);
+      }
+    } finally {
+      untap();
+      await recorder?.close();
     }
   };
 

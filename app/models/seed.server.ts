@@ -4,7 +4,8 @@ import { encodeListeningCopy, EncoderUnavailableError, needsListeningCopy } from
 import { db } from "~/services/db.server";
 import { logger } from "~/services/log.server";
 import { stageExistingFile, withTempDir } from "~/services/temp-files.server";
-import { recordFile, uploadAudio, uploadImage, type UploadedFile } from "./files.server";
+import { DEMO_EPISODE_EXTRAS, DEMO_EVENTS, emptyRegistry, saveDemoRegistry, stationHasContent, writeDemoProgramme } from "./demo-content.server";
+import { recordFile, uploadAudio, uploadImage, uploadTranscript, type UploadedFile } from "./files.server";
 
 export const SEED_DIR = path.resolve("prisma/seed-assets");
 const SEED_MARKER = "seed.completedAt";
@@ -24,12 +25,20 @@ export async function isSeeded(): Promise<boolean> {
 }
 
 /**
- * Fills an empty station with the bundled content: jumbotron, 10 episodes,
- * 38 crew slider images and a few crew members. Runs once per database;
- * files are content-addressed, so an interrupted seed simply runs again.
+ * Fills an empty station with the bundled demo content: jumbotron, 10 episodes (with seasons,
+ * credits, two with transcripts and chapters), 38 crew slider images, a few crew members, a
+ * week of shows, upcoming events and chart players (demo-content.server.ts), all listed as
+ * demo content an admin can remove in one step. Runs once per database, and adds nothing to a
+ * station that already has content; files are content-addressed, so an interrupted seed simply
+ * runs again.
  */
 export async function seedStation(dir = SEED_DIR): Promise<boolean> {
   if (await isSeeded()) return false;
+  if (await stationHasContent()) {
+    await db().setting.upsert({ where: { key: SEED_MARKER }, create: { key: SEED_MARKER, value: new Date().toISOString() }, update: {} });
+    return false;
+  }
+  const seededAt = new Date();
   const manifest = JSON.parse(await fs.readFile(path.join(dir, "manifest.json"), "utf8")) as SeedManifest;
   const uploads = new Map<string, Promise<UploadedFile>>();
   // Episode covers and member portraits also get the square JPEG podcast directories require.
@@ -78,15 +87,24 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
   );
   const crewImages = await Promise.all(manifest.crewImages.map(async (c) => ({ ...c, file: await upload(c.file, "crew", "image") })));
   const members = await Promise.all(manifest.crewMembers.map(async (m) => ({ ...m, image: await upload(m.image, "members", "image") })));
+  const posters = await Promise.all(DEMO_EVENTS.map((event) => upload(event.poster, "covers", "image")));
+  const transcripts = new Map<number, UploadedFile>();
+  for (const [index, extras] of Object.entries(DEMO_EPISODE_EXTRAS)) {
+    transcripts.set(Number(index), await uploadTranscript(Buffer.from(extras.transcript, "utf8"), "transcripts"));
+  }
 
   return db().$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK})`;
       if (await tx.setting.findUnique({ where: { key: SEED_MARKER } })) return false;
       const file = async (f: UploadedFile) => (await recordFile(tx, f)).id;
-      await tx.siteImage.create({ data: { slot: "jumbotron", imageId: await file(jumbotron) } });
+      const registry = emptyRegistry();
+      const jumbotronId = await file(jumbotron);
+      await tx.siteImage.create({ data: { slot: "jumbotron", imageId: jumbotronId } });
+      registry.siteImages.push({ slot: "jumbotron", imageId: jumbotronId });
+      const seededEpisodes: { id: number; title: string }[] = [];
       for (const episode of episodes) {
-        await tx.podcastEpisode.create({
+        const created = await tx.podcastEpisode.create({
           data: {
             title: episode.title,
             description: episode.description,
@@ -96,15 +114,30 @@ export async function seedStation(dir = SEED_DIR): Promise<boolean> {
             durationSeconds: (episode.listening ?? episode.audio).durationSeconds ?? 0,
             publishedAt: new Date(episode.publishedAt),
           },
+          select: { id: true, title: true },
         });
+        seededEpisodes.push(created);
+        registry.episodes.push(created.id);
       }
       for (const [index, image] of crewImages.entries()) {
-        await tx.crewImage.create({ data: { key: image.key, position: index + 1, imageId: await file(image.file) } });
+        const created = await tx.crewImage.create({ data: { key: image.key, position: index + 1, imageId: await file(image.file) }, select: { id: true } });
+        registry.crewImages.push(created.id);
       }
       for (const member of members) {
         const { image, ...fields } = member;
-        await tx.crewMember.create({ data: { ...fields, imageId: await file(image) } });
+        const created = await tx.crewMember.create({ data: { ...fields, imageId: await file(image) }, select: { id: true } });
+        registry.crewMembers.push(created.id);
       }
+      const transcriptIds = new Map<number, string>();
+      for (const [index, transcript] of transcripts) transcriptIds.set(index, await file(transcript));
+      const posterIds: string[] = [];
+      for (const poster of posters) posterIds.push(await file(poster));
+      await writeDemoProgramme(
+        tx,
+        { crew: registry.crewMembers, episodes: seededEpisodes, posters: posterIds, transcripts: transcriptIds, seededAt },
+        registry,
+      );
+      await saveDemoRegistry(tx, registry);
       await tx.setting.create({ data: { key: SEED_MARKER, value: new Date().toISOString() } });
       return true;
     },

@@ -7,6 +7,7 @@ import { CardImageTiles } from "~/components/admin/CardImageTiles";
 import { CrewImageTiles } from "~/components/admin/CrewImageTiles";
 import { ImagePicker } from "~/components/admin/ImagePicker";
 import { Field } from "~/components/admin/Field";
+import { DeleteForm } from "~/components/admin/DeleteForm";
 import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
 import { StationEmailPrompt } from "~/components/admin/StationEmailPrompt";
 import { useLiveData } from "~/hooks/useRealtime";
@@ -14,6 +15,7 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { listRecentActivity } from "~/models/activity.server";
 import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
+import { readDemoRegistry, removeDemoContent } from "~/models/demo-content.server";
 import { needsStationEmail, saveStationEmail } from "~/models/feed-identity.server";
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
 import { rewindUsage } from "~/models/rewind.server";
@@ -32,13 +34,14 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matc
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [jumbotron, cards, crewImages, activity, askStationEmail, rewind] = await Promise.all([
+  const [jumbotron, cards, crewImages, activity, askStationEmail, rewind, demo] = await Promise.all([
     getSiteImage("jumbotron"),
     listCardImages(5),
     listCrewImages(),
     listRecentActivity(15),
     needsStationEmail(),
     rewindUsage(),
+    readDemoRegistry(),
   ]);
   // The site address: PUBLIC_URL, or the one confirmed here (prefilled from this admin's own request).
   // canonicalOrigin() is PUBLIC_URL's origin when that is set, else the confirmed one (or null).
@@ -48,7 +51,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const editing = new URL(request.url).searchParams.get("edit");
   // Strings: ICU would group the digits of numbers ("1,234 segments").
   const rewindStorage = { size: formatBytes(rewind.bytes), hours: String(getConfig().rewindHours), segments: String(rewind.segments) };
-  return { jumbotron, cards, crewImages, activity, askStationEmail, timeZone: getConfig().stationTimezone, siteAddress, editing, rewindStorage };
+  return {
+    jumbotron,
+    cards,
+    crewImages,
+    activity,
+    askStationEmail,
+    timeZone: getConfig().stationTimezone,
+    siteAddress,
+    editing,
+    rewindStorage,
+    hasDemoContent: demo !== null,
+  };
 }
 
 const limits = fieldConstraints(siteOriginSchema);
@@ -60,6 +74,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireAdminActor(request);
   return answerAdminForm(request, {
     ...cardImageHandlers(actor),
+    // One step back to an empty station: everything the seed added goes (demo-content.server.ts).
+    "remove-demo-content": pageScoped(async () =>
+      (await removeDemoContent(actor)) ? { ok: true, message: "admin.demoRemoved" } : { ok: false, message: "admin.demoGone" },
+    ),
     "site-origin": async ({ fields }) => {
       if (getConfig().publicUrl) return { ok: false, message: "admin.siteAddressFixed" };
       const check = parseForm(siteOriginSchema, fields, SITE_ORIGIN_INVALID);
@@ -115,7 +133,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DashboardAdmin() {
-  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress, editing, rewindStorage } = useLoaderData<typeof loader>();
+  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress, editing, rewindStorage, hasDemoContent } =
+    useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
   // A refused replacement keeps that picture's panel open so its message shows where it was sent
   // from, also without JavaScript (whose post carries no ?edit=).
@@ -125,6 +144,19 @@ export default function DashboardAdmin() {
   return (
     <AdminPage title={t("admin.dashboardTitle")} intro={t("admin.dashboardIntro")}>
       {askStationEmail && <StationEmailPrompt />}
+      {hasDemoContent && (
+        <AdminSection id="demo-content-title" title={t("admin.demoTitle")} description={t("admin.demoDescription")}>
+          <DeleteForm
+            formId="remove-demo-content"
+            intent="remove-demo-content"
+            hidden={{}}
+            confirm={t("admin.demoRemoveConfirm")}
+            label={t("admin.demoRemove")}
+            pendingLabel={t("admin.demoRemoving")}
+            readAlso=""
+          />
+        </AdminSection>
+      )}
       <div className="admin-columns">
         <AdminSection id="jumbotron-title" title={t("admin.jumbotron")} collapsible>
           <ReplaceImageForm

@@ -41,14 +41,15 @@ const STATUS: Record<string, MessageKey> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const { stationTimezone: timeZone, rewindHours, streamUrl } = getConfig();
+  const { stationTimezone: timeZone, rewindHours } = getConfig();
   const { locale } = await requestTranslator(request);
   const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
   const [usage, recordings, shows] = await Promise.all([rewindUsage(), listShowRecordings(), listShowArchiveSettings()]);
   return {
     shows,
     rewindHours,
-    recording: Boolean(streamUrl) && rewindHours > 0,
+    // The station's stream, or the built-in demo stream when STREAM_URL is unset, is recorded.
+    recording: rewindHours > 0,
     usage: { bytes: formatBytes(usage.bytes), segments: usage.segments, oldest: usage.oldest ? when.format(usage.oldest) : null },
     recordings: recordings.map((recording) => ({
       id: recording.id,

@@ -62,7 +62,7 @@ describeInBrowser("the listener experience", () => {
     const player = page.locator(".live-player");
     await expect.poll(() => player.getAttribute("data-status"), { timeout: 15_000 }).toBe("playing");
     await expect.poll(() => page.locator(".live-player__now").textContent(), { timeout: 10_000 }).not.toMatch(/Connecting|Tap play/);
-    // The built-in demo stream is not recorded: no rewind button that could only fail.
+    // Test servers leave the built-in demo stream unrecorded (REWIND_HOURS=0): no rewind button that could only fail.
     expect(await page.getByRole("button", { name: "Rewind 30 seconds" }).count()).toBe(0);
     await page.evaluate(() => {
       (window as unknown as { __stream: Element | null }).__stream = document.querySelector("[data-testid=live-audio]");

@@ -91,6 +91,9 @@ async function boot(env: Record<string, string>, dataDir: string, database: Test
     // Tests read the English texts unless they ask for Indonesian (the station's default is
     // checked in tests/i18n.test.ts and tests/browser/languages.test.ts).
     STATION_LANGUAGE: "en",
+    // The live stream is recorded for rewinding, the built-in demo stream too: tests on the demo
+    // stream leave it unrecorded unless they ask, so storage holds only what they wrote.
+    ...(env.STREAM_URL ? {} : { REWIND_HOURS: "0" }),
     ...env,
   });
   const server = await startServer(config);
