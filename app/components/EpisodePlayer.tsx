@@ -3,17 +3,16 @@ import type { MessageKey } from "~/i18n/keys";
 import { useT } from "~/i18n/translate";
 import { parseStartTime, shareUrlAt } from "~/utils/episode-share";
 import { formatDuration } from "~/utils/format";
-import { getPlayer, isPlayedHere, savedPosition, type EpisodeInfo } from "~/utils/player";
+import { getPlayer, isPlayedHere, savedPosition, SPEEDS, type EpisodeInfo } from "~/utils/player";
 import { EpisodeChapters } from "./EpisodeChapters";
 import { EpisodeTranscript } from "./EpisodeTranscript";
 import { Icon } from "./Icon";
 import { usePlayerValue } from "~/hooks/usePlayer";
 
 /**
- * The play page's controls for the ONE player in the bar: a big play/pause
- * button that drives the bar and shows its state and position, and sharing
- * at the current second. Without JavaScript the browser's own controls play
- * the episode here instead.
+ * The play page's controls for the ONE player (its audio lives in the bar, which stands aside
+ * while it shows this episode): play/pause, skips, a scrubber, speed, and sharing at the current
+ * second. Without JavaScript the browser's own controls play the episode here instead.
  */
 export function EpisodePlayer({
   episode,
@@ -46,6 +45,12 @@ export function EpisodePlayer({
     episode.durationSeconds,
   );
   const playedInBar = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.played, false);
+  const speed = usePlayerValue((state) => state.speed, 1);
+
+  useEffect(() => {
+    player.setPageEpisode(episode.id);
+    return () => player.setPageEpisode(null);
+  }, [player, episode.id]);
 
   useEffect(() => {
     setHydrated(true);
@@ -103,6 +108,10 @@ export function EpisodePlayer({
   return (
     <div className="episode-player" data-loaded={loaded || undefined}>
       <div className="episode-player__controls">
+        {/* Skips act on the player's episode: only once it is this one. */}
+        <button type="button" className="icon-button episode-player__skip" aria-label={t("player.back15")} disabled={!loaded} onClick={() => player.skip(-15)}>
+          −15
+        </button>
         <button
           type="button"
           className="live-player__toggle episode-player__toggle"
@@ -112,10 +121,24 @@ export function EpisodePlayer({
         >
           <Icon name={playing ? "pause" : "play"} size={36} />
         </button>
+        <button type="button" className="icon-button episode-player__skip" aria-label={t("player.ahead30")} disabled={!loaded} onClick={() => player.skip(30)}>
+          +30
+        </button>
       </div>
-      <div className="episode-player__progress" aria-hidden="true">
-        <span style={{ width: `${duration > 0 ? Math.min(100, (position / duration) * 100) : 0}%` }} />
-      </div>
+      <label className="visually-hidden" htmlFor="episode-scrubber">
+        {t("player.positionIn", { title: episode.title })}
+      </label>
+      <input
+        id="episode-scrubber"
+        className="episode-player__scrubber"
+        type="range"
+        min={0}
+        max={Math.max(1, Math.round(duration))}
+        step={1}
+        value={Math.min(Math.round(position), Math.max(1, Math.round(duration)))}
+        aria-valuetext={t("player.positionOf", { position: formatDuration(position), duration: formatDuration(duration) })}
+        onChange={(event) => (loaded ? player.seek(Number(event.target.value)) : seekTo(Number(event.target.value)))}
+      />
       <div className="episode-player__times">
         <span>
           <span className="visually-hidden">{t("player.elapsed")} </span>
@@ -127,6 +150,16 @@ export function EpisodePlayer({
         </span>
       </div>
       <div className="episode-player__controls">
+        <label className="visually-hidden" htmlFor="episode-speed">
+          {t("player.speed")}
+        </label>
+        <select id="episode-speed" className="episode-player__speed" value={speed} onChange={(event) => player.setSpeed(Number(event.target.value))}>
+          {SPEEDS.map((value) => (
+            <option key={value} value={value}>
+              {value}×
+            </option>
+          ))}
+        </select>
         <button type="button" className="button button--ghost episode-player__share" aria-label={share_label} onClick={share}>
           <Icon name="share" size={20} />
           <span>{share_label}</span>

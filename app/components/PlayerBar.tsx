@@ -176,6 +176,8 @@ export function PlayerBar({
 
   const { live, episode } = state;
   const showEpisode = hydrated && state.showing === "episode" && episode !== null;
+  // On the play page of the episode it shows, the page's own player is the one player: the bar stands aside (its audio plays on).
+  const docked = showEpisode && state.pageEpisodeId === episode.info.id;
   const liveActive = live.status !== "idle";
   const liveNow = hydrated ? live.nowPlaying : nowPlaying;
   // Rewinding: the song at the playhead, not the live edge's.
@@ -218,9 +220,10 @@ export function PlayerBar({
       data-showing={showEpisode ? "episode" : "live"}
       data-on-air={liveNow.onAir}
       data-rewinding={rewind.active || undefined}
+      data-docked={docked || undefined}
     >
       <div className="live-player__inner container">
-        {showEpisode ? (
+        {docked ? null : showEpisode ? (
           // The player shows an episode only once its controls have loaded (see loadEpisodeBar).
           EpisodeBar && <EpisodeBar station={station} episode={episode} speed={state.speed} />
         ) : (

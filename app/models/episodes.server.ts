@@ -439,6 +439,23 @@ export function getPublishedEpisode(id: number) {
   );
 }
 
+/**
+ * A published episode as its play page shows it: the card's fields, the show it belongs to and its
+ * credited crew (linked to their profiles), in credit order.
+ */
+export function getEpisodePage(id: number) {
+  return cachedRead(`episodePage:${id}`, () =>
+    db().podcastEpisode.findFirst({
+      where: { id, ...publishedEpisodes() },
+      select: {
+        ...cardSelect,
+        show: { select: { slug: true, name: true } },
+        credits: { orderBy: { position: "asc" }, select: { role: true, crewMember: { select: { id: true, name: true } } } },
+      },
+    }),
+  );
+}
+
 // ---------------------------------------------------------------- card images (admin): each podcast card is an episode, its image the episode's cover
 
 const coverSelect = { select: { key: true, width: true, height: true, variantWidths: true, checksum: true } } as const;

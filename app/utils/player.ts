@@ -45,6 +45,8 @@ export interface PlayerState {
   };
   episode: EpisodeState | null;
   speed: number;
+  /** The episode whose play page is open: its page holds the controls, so the bar stands aside while it shows that episode. */
+  pageEpisodeId: number | null;
 }
 
 const STREAM_PATH = "/stream/live";
@@ -118,6 +120,7 @@ class Player {
     live: { status: "idle", retryAt: null, back: false, nowPlaying: { title: null, onAir: true } },
     episode: null,
     speed: 1,
+    pageEpisodeId: null,
   };
   private listeners = new Set<Listener>();
   private liveEl: HTMLAudioElement | null = null;
@@ -394,6 +397,11 @@ class Player {
       return;
     }
     this.withEpisodes((episodes) => episodes.cue(info, options), true);
+  }
+
+  /** The play page of episode `id` is open (null: it closed); see PlayerState.pageEpisodeId. */
+  setPageEpisode(id: number | null) {
+    if (this.state.pageEpisodeId !== id) this.set({ pageEpisodeId: id });
   }
 
   /** Loads the episode half ahead of a likely ▶ (pointer over it, touch, focus), so the press plays at once. */

@@ -1,0 +1,177 @@
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { SYSTEM_ACTOR } from "~/models/activity.server";
+import { addEmbed } from "~/models/embeds.server";
+import { db } from "~/services/db.server";
+import { advancing, episodeTime, msUntil } from "../helpers/audio";
+import { adminCookie } from "../helpers/admin";
+import { axeViolations, describeInBrowser, launchBrowser, screenshot, viewports } from "../helpers/browser";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+// Issue 29, items 5-9: what a listener and an admin tripped over, done as they did it.
+
+type Theme = "dark" | "light";
+const LANGUAGES = { en: "en-US", id: "id-ID" } as const;
+type Language = keyof typeof LANGUAGES;
+
+describeInBrowser("finish pass 2 (items 5-9)", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let admin: string;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer({ SEED_CONTENT: "true" }), launchBrowser()]);
+    admin = await adminCookie(server.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    await db().rateLimit.deleteMany();
+  });
+
+  async function open(
+    options: { viewport?: keyof typeof viewports; theme?: Theme; language?: Language; asAdmin?: boolean } & Omit<BrowserContextOptions, "viewport"> = {},
+  ): Promise<Page> {
+    const { viewport = "desktop", theme = "dark", language = "en", asAdmin, ...rest } = options;
+    const context = await browser.newContext({ viewport: viewports[viewport], locale: LANGUAGES[language], bypassCSP: true, ...rest });
+    // Tests never reach the internet: third-party players get a local stand-in page.
+    await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
+      route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title><p>player</p>" }),
+    );
+    const cookies = [{ name: "theme", value: encodeURIComponent(Buffer.from(JSON.stringify(theme)).toString("base64")), url: server.url }];
+    if (asAdmin) {
+      const at = admin.indexOf("=");
+      cookies.push({ name: admin.slice(0, at), value: admin.slice(at + 1), url: server.url });
+    }
+    await context.addCookies(cookies);
+    return context.newPage();
+  }
+
+  /** Serious or critical axe findings, without the third-party players' own frames. */
+  async function expectNoAxeViolations(page: Page) {
+    expect(await axeViolations(page)).toEqual([]);
+  }
+
+  describe("item 8: the episode page", () => {
+    let episode: { id: number; title: string };
+    let crew: { id: string; name: string }[];
+    let feedUrl: string;
+
+    beforeAll(async () => {
+      episode = await db().podcastEpisode.findFirstOrThrow({
+        where: { publishedAt: { lte: new Date() }, listeningReady: true },
+        orderBy: { id: "asc" },
+        select: { id: true, title: true },
+      });
+      crew = await db().crewMember.findMany({ orderBy: { createdAt: "asc" }, take: 2, select: { id: true, name: true } });
+      const show = await db().show.create({ data: { slug: "p2-morning-talk", name: "Morning Talk P2" } });
+      await db().podcastEpisode.update({
+        where: { id: episode.id },
+        data: {
+          showId: show.id,
+          chapters: [
+            { startTime: 0, title: "Opening" },
+            { startTime: 10, title: "The talk" },
+          ],
+          credits: { deleteMany: {}, create: crew.map((member, position) => ({ crewMemberId: member.id, role: position === 0 ? "host" : "guest", position })) },
+        },
+      });
+      const added = await addEmbed('<iframe src="https://open.spotify.com/embed/episode/7makk4oTQel546B0PZlDM5" title="Chart pick"></iframe>', SYSTEM_ACTOR);
+      expect(added.status).toBe("added");
+      feedUrl = `${server.url}/podcast.xml`;
+    });
+
+    const words = {
+      en: { published: "Published", duration: "Duration", show: "Show", crew: "Crew", host: "host", guest: "guest", subscribe: "SUBSCRIBE", rss: "RSS feed" },
+      id: {
+        published: "Terbit",
+        duration: "Durasi",
+        show: "Acara",
+        crew: "Kru",
+        host: "pembawa acara",
+        guest: "tamu",
+        subscribe: "BERLANGGANAN",
+        rss: "Feed RSS",
+      },
+    } as const;
+
+    describe.each(["phone", "desktop"] as const)("%s", (viewport) => {
+      it.each(["en", "id"] as const)("in %s: date, duration, show, crew, chapters, subscribe links, one player and the chart's players", async (language) => {
+        const word = words[language];
+        const page = await open({ viewport, language });
+        await page.goto(`${server.url}/play/${episode.id}`);
+        const playName = new RegExp(`^(Play|Putar) ${episode.title}$`);
+        await page.getByRole("button", { name: playName }).and(page.locator(":enabled")).waitFor();
+
+        const facts = page.locator(".episode-facts");
+        const published = await db().podcastEpisode.findUniqueOrThrow({ where: { id: episode.id }, select: { publishedAt: true, durationSeconds: true } });
+        const date = new Intl.DateTimeFormat(LANGUAGES[language] === "en-US" ? "en-GB" : "id-ID", { dateStyle: "long", timeZone: "Asia/Jakarta" }).format(
+          published.publishedAt,
+        );
+        expect(await facts.getByRole("term").allTextContents()).toEqual([word.published, word.duration, word.show, word.crew]);
+        expect(await facts.locator("time").first().textContent()).toBe(date);
+        expect(await facts.locator("time").nth(1).getAttribute("datetime")).toBe(`PT${published.durationSeconds}S`);
+        expect(await facts.locator("time").nth(1).textContent()).toMatch(language === "en" ? /^\d+ (seconds?|minutes?)$/ : /^\d+ (detik|menit)$/);
+        expect(await facts.getByRole("link", { name: "Morning Talk P2" }).getAttribute("href")).toBe("/shows/p2-morning-talk");
+        await facts.getByText(`${crew[0].name} (${word.host})`).waitFor();
+        await facts.getByText(`${crew[1].name} (${word.guest})`).waitFor();
+        await page.getByRole("button", { name: /The talk/ }).waitFor();
+
+        // Subscribe: the feed itself and apps that take a feed URL.
+        const subscribe = page.getByRole("region", { name: word.subscribe });
+        expect(await subscribe.getByRole("link", { name: word.rss }).getAttribute("href")).toBe(feedUrl);
+        expect(await subscribe.getByRole("link", { name: "Apple Podcasts" }).getAttribute("href")).toBe(feedUrl.replace(/^http:/, "podcast:"));
+        expect(await subscribe.getByRole("link", { name: "Overcast" }).getAttribute("href")).toBe(
+          `overcast://x-callback-url/add?url=${encodeURIComponent(feedUrl)}`,
+        );
+
+        // The chart's players load here (frame-src allows their hosts on /play too).
+        const frame = page.locator('iframe[title="Chart pick"]');
+        await frame.scrollIntoViewIfNeeded();
+        await expect.poll(() => frame.evaluate((element: HTMLIFrameElement) => element.contentWindow !== null && element.src)).toMatch(/open\.spotify\.com/);
+        await expect
+          .poll(
+            () =>
+              page
+                .frames()
+                .find((each) => each.url().includes("7makk4oTQel546B0PZlDM5"))
+                ?.title() ?? Promise.resolve(""),
+          )
+          .toBe("Player");
+        const policy = (await page.request.get(`${server.url}/play/${episode.id}`)).headers()["content-security-policy"];
+        expect(policy).toMatch(/frame-src [^;]*https:\/\/open\.spotify\.com/);
+
+        // One player: pressing play here plays in the page's player; the bar stands aside for this episode.
+        await page.getByRole("button", { name: playName }).click();
+        await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play");
+        await page.getByRole("button", { name: new RegExp(`^(Pause|Jeda) ${episode.title}$`) }).waitFor();
+        expect(await page.locator(".live-player").isVisible()).toBe(false);
+        expect(await page.getByRole("slider", { name: new RegExp(episode.title) }).count()).toBe(1);
+        await page.getByRole("button", { name: language === "en" ? "Ahead 30 seconds" : /30 detik/ }).waitFor();
+        await screenshot(page, `p2-play-${language}-dark`);
+        if (language === "en") await expectNoAxeViolations(page);
+
+        // Credited crew lead to their profiles; elsewhere the bar carries the episode on.
+        await facts.getByRole("link", { name: crew[0].name }).click();
+        await page.waitForURL(`**/CrewSpin#crew-${crew[0].id}`);
+        await page.locator(`#crew-${crew[0].id}`).waitFor();
+        expect(await page.locator(".live-player").isVisible()).toBe(true);
+        expect(await page.locator(".live-player").getAttribute("data-showing")).toBe("episode");
+        expect(await advancing(page, episodeTime)).toBe(true);
+        await page.context().close();
+      });
+    });
+
+    it.each(["phone", "desktop"] as const)("looks finished in light (%s)", async (viewport) => {
+      const page = await open({ viewport, theme: "light", language: "id" });
+      await page.goto(`${server.url}/play/${episode.id}`);
+      await page
+        .getByRole("button", { name: `Putar ${episode.title}` })
+        .and(page.locator(":enabled"))
+        .waitFor();
+      await screenshot(page, "p2-play-id-light");
+      await page.context().close();
+    });
+  });
+});
