@@ -3,6 +3,7 @@ import type { Server as SocketServer } from "socket.io";
 import { push } from "~/services/realtime.server";
 import { peekSingleton, setSingleton } from "~/services/singleton.server";
 import { cleanStreamTitle, followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
+import { readDemoRegistry } from "./demo-content.server";
 import { recordSongChange } from "./song-history.server";
 
 /**
@@ -30,6 +31,8 @@ const LOCK_RETRY_MS = 2_000;
 // listeners' players reconnect as soon as it is back on air.
 const RECONNECT_MS = [250, 500, 1_000];
 const DEMO_POLL_MS = 1_000;
+// How often the demo follower looks whether the station still shows the demo content.
+const DEMO_CONTENT_CHECK_MS = 10_000;
 // In-band titles arrive every icy-metaint bytes (2 s at 64 kbit/s); Icecast's status is asked this often.
 const STATUS_POLL_MS = 1_000;
 // An upstream that breaks a rule (answers too big or too fast, malformed, redirected elsewhere) is
@@ -88,6 +91,8 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
   // The demo stream plays on one clock on every instance, so it too is followed (and recorded) by one.
   const shared = Boolean(options.sharedDatabaseUrl && (options.streamUrl || options.demo));
   let leading = !shared;
+  // True while the demo stream is followed and the station shows the demo content (see followDemo).
+  let recordingDemo = false;
   setSingleton(STATE, undefined);
 
   // Coalescing (see CHANGE_EVERY_MS): what is waiting to go out, when the last change went out,
@@ -114,8 +119,9 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     heardSinceSent = 0;
     sentAt = Date.now();
     // Only the follower gets here, so each title change is recorded once, whatever the instances.
-    // The built-in demo stream's programme is recorded too: a new station's history fills as a real one's.
-    if (next.title && next.title !== previousTitle) {
+    // The built-in demo stream's programme is recorded too while the station shows the demo content:
+    // a new station's history fills as a real one's, and an emptied station stays empty.
+    if ((options.streamUrl || recordingDemo) && next.title && next.title !== previousTitle) {
       recordSongChange({ title: next.title, at: new Date() }).catch((error: Error) => log(`song history: could not record "${next.title}": ${error.message}`));
     }
     if (shared) io.serverSideEmit(STATE_BETWEEN_INSTANCES, next);
@@ -228,18 +234,39 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     await polling;
   };
 
+  // While the station shows the demo content (demo-content.server.ts), the demo stream is recorded like an
+  // operator's (song history, rewind, show archives); once an admin removed it, nothing of it is kept.
   const followDemo = async (demo: NonNullable<FollowerOptions["demo"]>, signal: AbortSignal) => {
-    // The demo stream is recorded like an operator's, so rewind and show archives work on a new station.
-    const recorder = demo.tap ? (options.createRecorder?.() ?? null) : null;
-    const untap = recorder && demo.tap ? demo.tap((bytes) => recorder.audio(bytes)) : () => {};
+    let recorder: ReturnType<NonNullable<FollowerOptions["createRecorder"]>> | null = null;
+    let untap = () => {};
+    const stopRecording = async () => {
+      untap();
+      untap = () => {};
+      const stopped = recorder;
+      recorder = null;
+      await stopped?.close();
+    };
+    let checkedAt = -Infinity;
     try {
       while (!signal.aborted) {
+        if (Date.now() - checkedAt >= DEMO_CONTENT_CHECK_MS) {
+          checkedAt = Date.now();
+          // The database unreachable for a moment: keep doing what we did.
+          recordingDemo = await readDemoRegistry().then(
+            (registry) => registry !== null,
+            () => recordingDemo,
+          );
+          if (recordingDemo && !recorder && demo.tap) {
+            const started = options.createRecorder?.() ?? null;
+            recorder = started;
+            if (started) untap = demo.tap((bytes) => started.audio(bytes));
+          } else if (!recordingDemo && recorder) await stopRecording();
+        }
         announce({ title: cleanStreamTitle(demo.nowPlaying()) || null, onAir: true });
         await sleep(DEMO_POLL_MS, signal);
       }
     } finally {
-      untap();
-      await recorder?.close();
+      await stopRecording();
     }
   };
 
