@@ -153,6 +153,9 @@ async function main(): Promise<void> {
     ADMIN_PIN: adminPin,
     PUBLIC_PIN: "bench",
     SEED_CONTENT: "true",
+    // Every simulated listener connects from loopback: one address holding all of them (and the
+    // reconnections after the restart below) must not meet the per-address cap meant for the internet.
+    REALTIME_MAX_PER_ADDRESS: String(listeners * 2),
   };
   // The embedded defaults: no external database, storage or stream.
   for (const name of ["DATABASE_URL", "S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET", "STREAM_URL", "PUBLIC_URL"]) delete env[name];

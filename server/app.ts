@@ -36,6 +36,7 @@ import { isOperator, observeRequests, observeResponse, serveMetrics } from "./ob
 import { createPageCache } from "./page-cache";
 import { calendarSlug, limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, refuseMalformedTarget, securityHeaders } from "./security";
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
+import { realtimeGuard } from "./realtime-guard";
 import { mountRewindRoutes } from "./rewind";
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -240,7 +241,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const httpServer = http.createServer((req, res) => {
     if (!pageCache.replayBeforeExpress(req, res)) app(req, res);
   });
-  const io = new SocketServer(httpServer, { serveClient: false });
+  const guard = realtimeGuard(config.realtimeMaxPerAddress, trustProxy);
+  const io = new SocketServer(httpServer, { serveClient: false, ...guard.options });
+  guard.watch(io);
   // A target that is not a well-formed path is refused before the page cache or a route reads it.
   // Several instances share one PostgreSQL; the embedded database serves a single instance.
     if (refuseMalformedTarget(req, res)) return;

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { io as connect, type Socket } from "socket.io-client";
 import { adminCookie } from "./helpers/admin";
 import { cpuSeconds, startServerProcess, type ChildServer } from "./helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
@@ -31,6 +32,7 @@ describe("hostile input: one client against the server's CPU", () => {
       PUBLIC_PIN: "54321",
       SEED_CONTENT: "false",
       REWIND_HOURS: "0",
+      REALTIME_MAX_PER_ADDRESS: "5",
     });
     post = poster(server.url);
     cookie = await adminCookie(server.url);
@@ -98,5 +100,50 @@ describe("hostile input: one client against the server's CPU", () => {
     for (let i = 0; i < 5; i++) results.push(await serverCpu(() => post("/login", padded)));
     expect(results.reduce((sum, result) => sum + result.cpu, 0)).toBeLessThan(1.5);
     expect(results.map((result) => result.status)).toEqual([400, 400, 400, 400, 400]);
+  });
+
+  describe("live updates (socket.io)", () => {
+    const sockets: Socket[] = [];
+    afterEach(() => {
+      for (const socket of sockets.splice(0)) socket.close();
+    });
+
+    /** A listener's socket from this address: resolves once connected, or with the refusal. */
+    function listener(headers: Record<string, string> = {}): Promise<{ socket: Socket; refused: string | null }> {
+      const socket = connect(server.url, { transports: ["websocket"], reconnection: false, forceNew: true, extraHeaders: headers });
+      sockets.push(socket);
+      return new Promise((resolve) => {
+        socket.once("connect", () => resolve({ socket, refused: null }));
+        socket.once("connect_error", (error) => resolve({ socket, refused: error.message }));
+      });
+    }
+
+    it("disconnects a client that emits events, before the flood costs the server anything", async () => {
+      const { socket, refused } = await listener();
+      expect(refused).toBeNull();
+      const gone = new Promise<string>((resolve) => socket.once("disconnect", resolve));
+      const before = cpuSeconds(server.child);
+      // What an attacker sent: events nobody on the server listens to, as fast as the client can.
+      for (let i = 0; i < 100_000; i++) socket.emit("chat", { i, text: "flood" });
+      const still = new Promise<string>((resolve) => setTimeout(() => resolve("still connected after 20 s"), 20_000));
+      expect(await Promise.race([gone, still])).toBe("transport close");
+      const started = Date.now();
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      // Not a timing test: a server still decoding the flood answers seconds later.
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(cpuSeconds(server.child) - before).toBeLessThan(1);
+    });
+
+    it("refuses the sixth socket of one address (REALTIME_MAX_PER_ADDRESS=5), forwarded-for headers or not, and frees a place when one closes", async () => {
+      const tabs = await Promise.all(Array.from({ length: 5 }, () => listener()));
+      expect(tabs.map((tab) => tab.refused)).toEqual([null, null, null, null, null]);
+      // TRUST_PROXY is 0 here: a forwarded-for header is not the client's address.
+      // (Refused with 403 during the handshake, which a websocket client sees as an error.)
+      expect((await listener()).refused).not.toBeNull();
+      expect((await listener({ "X-Forwarded-For": "203.0.113.9" })).refused).not.toBeNull();
+      tabs[0].socket.close();
+      await expect.poll(async () => (await listener()).refused, { timeout: 10_000 }).toBeNull();
+    });
   });
 });

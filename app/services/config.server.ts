@@ -55,6 +55,8 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Hops of reverse proxies to trust for the client's address (TRUST_PROXY). */
   trustProxy: number;
+  /** Live-update sockets one client address may hold at once. */
+  realtimeMaxPerAddress: number;
   /** Files in storage younger than this are never swept as orphans: they may be uploads in flight. */
   orphanGraceSeconds: number;
   /** Song history older than this many days is pruned (HISTORY_DAYS). */
@@ -120,6 +122,12 @@ function historyDays(env: Env): number {
   const days = wholeNumber(env, "HISTORY_DAYS", 365, 36500);
   if (days === 0) throw new ConfigError(`HISTORY_DAYS must be a whole number between 1 and 36500 (got "0")`);
   return days;
+}
+
+function realtimeMaxPerAddress(env: Env): number {
+  const cap = wholeNumber(env, "REALTIME_MAX_PER_ADDRESS", 50, 1_000_000);
+  if (cap === 0) throw new ConfigError(`REALTIME_MAX_PER_ADDRESS must be a whole number between 1 and 1000000 (got "0")`);
+  return cap;
 }
 
 function s3(env: Env): S3Config | null {
@@ -267,6 +275,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: text(env, "METRICS_TOKEN"),
     seedContent: flag(env, "SEED_CONTENT", true),
     trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 10),
+    realtimeMaxPerAddress: realtimeMaxPerAddress(env),
     embedAllowedHosts: embedHosts(env),
     station: station(env),
     logLevel: logLevel(env),
