@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
+import { setFavorite } from "~/models/favorites.server";
 import { findOrCreateGoogleUser, findUserByPassword, getSessionUser, GoogleAccountError, type CurrentUser } from "~/models/users.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import type { MessageKey, MessageValues } from "~/i18n/keys";
@@ -154,7 +155,35 @@ async function signedIn(request: Request, userId: string, redirectTo: string): P
   const session = await rotateListenerSession(await getListenerSession(request));
   session.set("userId", userId);
   forgetOAuthState(session);
+  // The ♡ a guest tapped before signing in (favoriteAfterSignIn) is kept now that we know who they are.
+  const pendingFavorite = session.get("pendingFavorite");
+  if (pendingFavorite !== undefined) {
+    session.unset("pendingFavorite");
+    await setFavorite(userId, pendingFavorite, true);
+  }
   return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage(request).commitSession(session) } });
+}
+
+/** A listener who just registered is signed in at once (no empty sign-in form after registering). */
+export function signInNewAccount(request: Request, userId: string, redirectTo: string): Promise<Response> {
+  return signedIn(request, userId, redirectTo);
+}
+
+/**
+ * A guest tapped ♡: the episode waits in their (server-side) session while they sign in or
+ * register, by any route there, and signedIn saves it. Works as a plain form post without JavaScript.
+ */
+export async function favoriteAfterSignIn(request: Request, episodeId: number, back: string): Promise<Response> {
+  const session = await getListenerSession(request);
+  session.set("pendingFavorite", episodeId);
+  return redirect(`/login?redirectTo=${encodeURIComponent(back)}`, {
+    headers: { "Set-Cookie": await listenerSessionStorage(request).commitSession(session) },
+  });
+}
+
+/** Whether this visitor has a ♡ waiting for them to sign in (the sign-in pages say so). */
+export async function hasPendingFavorite(request: Request): Promise<boolean> {
+  return (await getListenerSession(request)).has("pendingFavorite");
 }
 
 /** Why a sign-in was refused: a message key (and its values) the page translates. */

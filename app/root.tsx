@@ -16,6 +16,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PlayerBar } from "~/components/PlayerBar";
+import { RegisteredNotice } from "~/components/RegisteredNotice";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { getNowPlaying } from "~/models/now-playing.server";
@@ -129,6 +130,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <Document station={station} theme={data?.theme ?? "dark"} catalog={data?.catalogUrl}>
       {station && <SiteHeader station={station} user={data.user} isAdmin={data.isAdmin} theme={data.theme} googleSignIn={data.googleSignIn} />}
       <main id="main" tabIndex={-1}>
+        <RegisteredNotice signedIn={Boolean(data?.user)} />
         {children}
       </main>
       {station && <SiteFooter station={station} />}

@@ -1,4 +1,4 @@
-import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useT } from "~/i18n/translate";
 import type { loader as rootLoader } from "~/root";
@@ -7,7 +7,8 @@ import { Icon } from "./Icon";
 /**
  * The heart on podcast cards and the play page. Signed in, it marks or unmarks
  * the episode (a fetcher with JavaScript, a plain post that comes back here
- * without); for guests it is a link to sign in.
+ * without); for guests it posts the same mark, which waits in their session while they sign in or
+ * register and is saved then (app/auth.server.ts). A marked heart is filled, not only pressed.
  */
 export function FavoriteButton({ episodeId, title }: { episodeId: number; title: string }) {
   const { t } = useT();
@@ -20,14 +21,13 @@ export function FavoriteButton({ episodeId, title }: { episodeId: number; title:
 
   if (!root?.user) {
     return (
-      <Link
-        to={`/login?redirectTo=${encodeURIComponent(here)}`}
-        className="favorite-button"
-        aria-label={t("podcast.favoriteSignInLabel", { title })}
-        title={t("podcast.favoriteSignInTitle")}
-      >
-        <Icon name="heart" />
-      </Link>
+      <Form method="post" action={`/favorites/${episodeId}`} className="favorite-form">
+        <input type="hidden" name="favorite" value="true" />
+        <input type="hidden" name="redirectTo" value={here} />
+        <button type="submit" className="favorite-button" aria-label={t("podcast.favoriteSignInLabel", { title })} title={t("podcast.favoriteSignInTitle")}>
+          <Icon name="heart" />
+        </button>
+      </Form>
     );
   }
 
@@ -46,7 +46,7 @@ export function FavoriteButton({ episodeId, title }: { episodeId: number; title:
         aria-label={t("podcast.favoriteLabel", { title })}
         title={t(favorite ? "podcast.removeFavorite" : "podcast.addFavorite")}
       >
-        <Icon name="heart" />
+        <Icon name={favorite ? "heartFilled" : "heart"} />
       </button>
     </fetcher.Form>
   );

@@ -16,6 +16,7 @@ export type IconName =
   | "radio"
   | "calendar"
   | "heart"
+  | "heartFilled"
   | "share"
   | "lock";
 

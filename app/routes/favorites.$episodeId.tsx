@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { parseEpisodeId } from "~/models/episodes.server";
 import { setFavorite } from "~/models/favorites.server";
-import { getCurrentUser, safeRedirect } from "~/auth.server";
+import { favoriteAfterSignIn, getCurrentUser, safeRedirect } from "~/auth.server";
 import { requestTranslator } from "~/i18n/language.server";
 import { readForm } from "~/services/form-body.server";
 
@@ -11,13 +11,18 @@ export function loader() {
 }
 
 // A resource route: the FavoriteButton posts here (fetcher, or a plain form without JavaScript).
-// Marks (favorite=true) or unmarks (favorite=false) an episode for the signed-in listener.
+// Marks (favorite=true) or unmarks (favorite=false) an episode for the signed-in listener; a guest's mark waits for sign-in.
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = form.get("redirectTo");
   const user = await getCurrentUser(request);
-  if (!user) return redirect(`/login?redirectTo=${encodeURIComponent(safeRedirect(redirectTo, "/favorites"))}`);
   const choice = form.get("favorite");
+  if (!user) {
+    const back = safeRedirect(redirectTo, "/favorites");
+    // A guest's ♡ is remembered through sign-in or registration; anything else just leads there.
+    const episodeId = choice === "true" ? parseEpisodeId(params.episodeId) : null;
+    return episodeId === null ? redirect(`/login?redirectTo=${encodeURIComponent(back)}`) : favoriteAfterSignIn(request, episodeId, back);
+  }
   if (choice !== "true" && choice !== "false")
     return Response.json({ error: (await requestTranslator(request)).t("podcast.favoriteChoiceInvalid") }, { status: 400 });
   const episodeId = parseEpisodeId(params.episodeId);

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { isGoogleSignInConfigured, signInWithPassword } from "~/auth.server";
+import { hasPendingFavorite, isGoogleSignInConfigured, signInWithPassword } from "~/auth.server";
 import type { MessageKey } from "~/i18n/keys";
 import { Message } from "~/i18n/Message";
 import { metaTranslator } from "~/i18n/meta";
@@ -22,8 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const googleError = (session.get("error") as MessageKey | undefined) ?? null;
   const values = {
     googleConfigured: isGoogleSignInConfigured(),
-    registered: url.searchParams.has("registered"),
     googleError,
+    pendingFavorite: await hasPendingFavorite(request),
     redirectTo: url.searchParams.get("redirectTo") ?? "",
   };
   if (!googleError) return values;
@@ -58,7 +58,7 @@ function GoogleMark() {
 }
 
 export default function Login() {
-  const { googleConfigured, registered, googleError, redirectTo } = useLoaderData<typeof loader>();
+  const { googleConfigured, googleError, redirectTo, pendingFavorite } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login") === true;
@@ -74,9 +74,9 @@ export default function Login() {
           </h1>
           <p className="muted">{t("account.signInIntro")}</p>
         </div>
-        {registered && !result && (
-          <p className="form-banner form-banner--success" role="status">
-            <Message id="account.registered" components={{ 0: <strong /> }} />
+        {pendingFavorite && !result && (
+          <p className="form-banner form-banner--info" role="status">
+            {t("account.favoriteAfterSignIn")}
           </p>
         )}
         {error && (
@@ -115,7 +115,7 @@ export default function Login() {
           </button>
         </Form>
         <p className="auth-card__foot">
-          <Message id="account.newHere" components={{ 0: <Link to="/register" /> }} />
+          <Message id="account.newHere" components={{ 0: <Link to={redirectTo ? `/register?redirectTo=${encodeURIComponent(redirectTo)}` : "/register"} /> }} />
         </p>
       </section>
     </div>

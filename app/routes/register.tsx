@@ -1,5 +1,6 @@
-import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { hasPendingFavorite, safeRedirect, signInNewAccount } from "~/auth.server";
 import { useEffect, useRef } from "react";
 import { Message } from "~/i18n/Message";
 import { metaTranslator } from "~/i18n/meta";
@@ -15,15 +16,28 @@ export const meta: MetaFunction = ({ matches }) => withSiteMeta(matches, [{ titl
 // The same schema checks the post (in registerUser); the password's minimum is only a hint here, so a short one still gets the server's message.
 const limits = fieldConstraints(registrationFields);
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "", pendingFavorite: await hasPendingFavorite(request) };
+}
+
+/** Where a new listener lands, signed in: where they came from, with the spec's success message (app/root.tsx shows it). */
+function welcomeUrl(redirectTo: FormDataEntryValue | null): string {
+  const url = new URL(safeRedirect(redirectTo), "http://station.invalid");
+  url.searchParams.set("registered", "1");
+  return url.pathname + url.search + url.hash;
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const input = readRegistration(await readForm(request));
+  const form = await readForm(request);
+  const input = readRegistration(form);
   const result = await registerUser(input, context.clientIp);
-  if (result.ok) return redirect("/login?registered=1");
+  if (result.ok) return signInNewAccount(request, result.user.id, welcomeUrl(form.get("redirectTo")));
   // What was typed comes back, except the passwords; the page translates the message key.
   return data({ msg: result.message, values: result.values, name: input.name, email: input.email }, { status: result.status });
 }
 
 export default function Register() {
+  const { redirectTo, pendingFavorite } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/register";
@@ -48,12 +62,18 @@ export default function Register() {
           </h1>
           <p className="muted">{t("account.registerIntro")}</p>
         </div>
+        {pendingFavorite && !result && (
+          <p className="form-banner form-banner--info" role="status">
+            {t("account.favoriteAfterSignIn")}
+          </p>
+        )}
         {result?.msg && (
           <p className="form-banner" role="alert" id="register-error">
             {t(result.msg, result.values)}
           </p>
         )}
         <Form ref={form} method="post" className="form-stack" aria-describedby={result?.msg ? "register-error" : undefined}>
+          {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
           <div className="field">
             <label className="field__label" htmlFor="register-name">
               {t("account.name")}
@@ -117,7 +137,7 @@ export default function Register() {
           </button>
         </Form>
         <p className="auth-card__foot">
-          <Message id="account.haveAccount" components={{ 0: <Link to="/login" /> }} />
+          <Message id="account.haveAccount" components={{ 0: <Link to={redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/login"} /> }} />
         </p>
       </section>
     </div>

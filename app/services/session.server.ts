@@ -12,6 +12,8 @@ export interface ListenerSessionData {
   listenerId: string;
   /** When this browser started each episode (ms), so a play counts only after it really played. */
   playStarts: Record<string, number>;
+  /** The episode a guest marked with ♡: saved as their favourite once they sign in or register. */
+  pendingFavorite: number;
 }
 
 type ListenerFlash = { error: string };

@@ -66,10 +66,15 @@ describeInBrowser("a listener's account in the browser", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Confirm password").fill(PASSWORD);
       await page.getByRole("button", { name: "Register" }).click();
-      await page.waitForURL((url) => url.pathname === "/login");
-      await expect(page.getByRole("status").textContent()).resolves.toBe("Registration Success! You have registered!");
-      await screenshot(page, "login-registered");
+      // Registering signs the new listener in (issue 29): the spec's message, then their own site, not a sign-in form.
+      await page.waitForURL((url) => url.pathname === "/listen");
+      await expect(page.locator(".registered-banner").textContent()).resolves.toBe("Registration Success! You have registered!");
+      await screenshot(page, "listen-registered");
+      await page.getByRole("button", { name: "Profile: Dewi Malam" }).waitFor();
 
+      // Signing in again later, on the sign-in page.
+      await page.context().clearCookies();
+      await visit(page, `${server.url}/login`);
       await signIn(page, email);
       await page.waitForURL((url) => url.pathname === "/listen");
       await page.getByRole("button", { name: "Profile: Dewi Malam" }).click();
@@ -98,11 +103,8 @@ describeInBrowser("a listener's account in the browser", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Confirm password").fill(PASSWORD);
       await page.getByRole("button", { name: "Register" }).click();
-      expect(new URL(page.url()).pathname).toBe("/login");
-      expect(await page.getByRole("status").textContent()).toBe("Registration Success! You have registered!");
-
-      await signIn(page, email);
       expect(new URL(page.url()).pathname).toBe("/listen");
+      expect(await page.locator(".registered-banner").textContent()).toBe("Registration Success! You have registered!");
       const [episode] = await db().podcastEpisode.findMany({ orderBy: [{ publishedAt: "desc" }, { id: "desc" }], take: 1 });
       await page.getByRole("button", { name: `Favorite: ${episode.title}` }).click();
       expect(new URL(page.url()).pathname).toBe("/listen");
@@ -120,9 +122,8 @@ describeInBrowser("a listener's account in the browser", () => {
       const page = await openPage(browser, viewport);
       const email = `fav-${viewport}@example.com`;
       await register(page, server.url, "Fan Setia", email);
-      await page.waitForURL((url) => url.pathname === "/login");
-      await signIn(page, email);
       await page.waitForURL((url) => url.pathname === "/listen");
+      await page.getByRole("button", { name: "Play the live stream", disabled: false }).waitFor();
 
       const episodes = await db().podcastEpisode.findMany({ orderBy: [{ publishedAt: "desc" }, { id: "desc" }], take: 2 });
       const heart = page.getByRole("button", { name: `Favorite: ${episodes[0].title}` });
