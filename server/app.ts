@@ -238,15 +238,15 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.all("*", (req, res, next) => handleRemixRequest(req, res, next));
 
   // A page kept for a request with the very same raw key is replayed before Express (page-cache.ts).
+  // A target that is not a well-formed path is refused before the page cache or a route reads it.
   const httpServer = http.createServer((req, res) => {
+    if (refuseMalformedTarget(req, res)) return;
     if (!pageCache.replayBeforeExpress(req, res)) app(req, res);
   });
   const guard = realtimeGuard(config.realtimeMaxPerAddress, trustProxy);
   const io = new SocketServer(httpServer, { serveClient: false, ...guard.options });
   guard.watch(io);
-  // A target that is not a well-formed path is refused before the page cache or a route reads it.
   // Several instances share one PostgreSQL; the embedded database serves a single instance.
-    if (refuseMalformedTarget(req, res)) return;
   const stopRealtimeSharing = config.databaseUrl ? await shareRealtimeThroughPostgres(io, databaseUrl) : null;
   attachRealtime(io, stopRealtimeSharing !== null);
   const stopInvalidatingPages = onContentChanged(pageCache.invalidate);
