@@ -40,10 +40,25 @@ function toSong(row: SongRow): Song {
   };
 }
 
-/** "Artist - Title" (the ICY StreamTitle convention) split in two; otherwise all title. */
+const DASHES = new Set(["-", "\u2013", "\u2014"]);
+const isSpace = (char: string | undefined) => char !== undefined && char.trim() === "";
+
+/**
+ * "Artist - Title" (the ICY StreamTitle convention) split at the first dash with spaces on both
+ * sides and text before and after it; otherwise all title. One pass over the title (the pattern
+ * /^(.+?)\s+[-–—]\s+(.+)$/ it replaces backtracked quadratically on runs of spaces and dashes).
+ */
 export function splitArtistTitle(raw: string): { artist: string; title: string } {
-  const match = /^(.+?)\s+[-–—]\s+(.+)$/.exec(raw);
-  return match ? { artist: match[1].trim(), title: match[2].trim() } : { artist: "", title: raw };
+  const lastText = raw.trimEnd().length - 1;
+  // Whether the artist part (before the space ahead of position i) holds text.
+  let artistHasText = false;
+  for (let i = 1; i < raw.length - 1; i++) {
+    if (i >= 2 && !isSpace(raw[i - 2])) artistHasText = true;
+    if (DASHES.has(raw[i]) && isSpace(raw[i - 1]) && isSpace(raw[i + 1]) && artistHasText && lastText > i + 1) {
+      return { artist: raw.slice(0, i - 1).trim(), title: raw.slice(i + 2).trim() };
+    }
+  }
+  return { artist: "", title: raw };
 }
 
 let lastPrune = 0;

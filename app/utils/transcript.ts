@@ -31,12 +31,22 @@ export class TranscriptError extends Error {
   name = "TranscriptError";
 }
 
-/** Drops markup such as <v Speaker> or <b> from a cue's text. */
+/**
+ * Drops markup such as <v Speaker> or <b> from a cue's text. Scanned by hand: /<[^>]*>/g rescans
+ * the rest of the text from every "<" that has no ">" after it (minutes for 2 MB of "<").
+ */
 function plainCueText(lines: string[]): string {
-  return lines
-    .join("\n")
-    .replace(/<[^>]*>/g, "")
-    .trim();
+  const text = lines.join("\n");
+  let plain = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("<", from);
+    const close = open === -1 ? -1 : text.indexOf(">", open);
+    // No tag left (a "<" never closed is text, as before).
+    if (close === -1) return (plain + text.slice(from)).trim();
+    plain += text.slice(from, open);
+    from = close + 1;
+  }
 }
 
 /**

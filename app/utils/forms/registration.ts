@@ -3,13 +3,20 @@ import type { MessageKey } from "~/i18n/keys";
 import { isPlainText } from "~/utils/plain-text";
 import { text } from "./form";
 
-// Deliberately loose: one @, something on both sides, a dot in the domain, no spaces,
-// and none of the characters an address only has when quoted (no markup either).
-const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+// Deliberately loose: one @, something on both sides, a dot inside the domain, no spaces, and none
+// of the characters an address only has when quoted (no markup either). Checked by parts: one
+// pattern with a dot that both sides of it may hold backtracks quadratically on "a@....".
+const NOT_IN_ADDRESS = /[\s@<>()[\]\\,;:"]/;
+const MAX_EMAIL_LENGTH = 254;
 
 /** True for something shaped like an email address (the crew form and registration share the rule). */
 export function isEmailAddress(value: string): boolean {
-  return isPlainText(value) && EMAIL_PATTERN.test(value);
+  if (value.length > MAX_EMAIL_LENGTH || !isPlainText(value)) return false;
+  const at = value.indexOf("@");
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  const dot = domain.indexOf(".", 1);
+  return at > 0 && !NOT_IN_ADDRESS.test(local) && !NOT_IN_ADDRESS.test(domain) && dot > 0 && dot < domain.length - 1;
 }
 
 // The schema's messages are message keys (the form's language is known only where a request is):
