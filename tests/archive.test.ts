@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import pg from "pg";
 import { DEMO_EVENTS } from "~/models/demo-content.server";
@@ -260,6 +261,86 @@ describe("station export and import", () => {
       await fs.rm(storageDir, { recursive: true, force: true });
     }
   });
+
+  /** The real export with one more file of `size` zeros, listed in the manifest with its true size and checksum, packed again by tar and gzip. */
+  async function archiveWithZeros(name: string, size: number): Promise<string> {
+    const unpacked = await fs.mkdtemp(path.join(workDir, "zeros-"));
+    try {
+      await run("tar", ["-xzf", archive, "-C", unpacked]);
+      const filePath = path.join(unpacked, "files", "covers", name);
+      await fs.mkdir(path.dirname(filePath), { recursive: true });
+      const handle = await fs.open(filePath, "w");
+      await handle.truncate(size); // sparse: nothing written here, tar reads zeros
+      await handle.close();
+      const hash = createHash("sha256");
+      const zeros = Buffer.alloc(8 * 1024 * 1024);
+      for (let done = 0; done < size; done += zeros.length) hash.update(zeros.subarray(0, Math.min(zeros.length, size - done)));
+      const manifestPath = path.join(unpacked, "manifest.json");
+      const manifest = JSON.parse(await fs.readFile(manifestPath, "utf8")) as { files: { key: string; size: number; sha256: string }[] };
+      manifest.files.push({ key: `covers/${name}`, size, sha256: hash.digest("hex") });
+      await fs.writeFile(manifestPath, JSON.stringify(manifest));
+      const packed = path.join(workDir, `${name}.tar.gz`);
+      await run("tar", ["-czf", packed, "-C", unpacked, "."]);
+      return packed;
+    } finally {
+      await fs.rm(unpacked, { recursive: true, force: true });
+    }
+  }
+
+  /** `npm run import` as an operator runs it, in its own process, which reports its peak memory (MB) when it exits. */
+  async function importInChild(file: string, databaseUrl: string, dataDir: string) {
+    const reporter = path.join(workDir, "report-peak-rss.mjs");
+    await fs.writeFile(reporter, `process.on("exit", () => process.stderr.write("peak-rss-kb=" + process.resourceUsage().maxRSS + "\\n"));\n`);
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/root",
+      NODE_ENV: "production" as const,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+    };
+    const outcome = await run(process.execPath, ["--import", "tsx", "--import", pathToFileURL(reporter).href, "scripts/import.ts", file], {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    }).then(
+      (result) => ({ code: 0, ...result }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    return { ...outcome, peakMb: Number(/peak-rss-kb=(\d+)/.exec(outcome.stderr)?.[1]) / 1024 };
+  }
+
+  it("refuses a gzip bomb (a 1 MB archive holding a 1 GiB file) without unpacking it, and streams a large file it accepts (issue 27, finding 5f)", async () => {
+    const fresh = await createTestDatabase();
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-bomb-data-"));
+    try {
+      const bomb = await archiveWithZeros("bomb.webp", 1024 * 1024 * 1024);
+      expect((await fs.stat(bomb)).size).toBeLessThan(8 * 1024 * 1024);
+      const refused = await importInChild(bomb, fresh.url, dataDir);
+      expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+      expect(refused.stderr).toMatch(/is refused: files\/covers\/bomb\.webp is 1024 MB unpacked, over the limit of 256 MB \(nothing was imported\)/);
+      // Node with tsx is about 330 MB here; the whole entry in memory took it to 2.2 GB.
+      expect(refused.peakMb).toBeGreaterThan(10);
+      expect(refused.peakMb).toBeLessThan(700);
+      // Nothing changed: not even the migrations ran, and no file was stored.
+      const client = new pg.Client({ connectionString: fresh.url });
+      await client.connect();
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`);
+      await client.end();
+      expect(rows[0].n).toBe(0);
+      expect(await dumpFiles(await createStorage({ dataDir }))).toEqual({});
+      await fs.rm(bomb, { force: true });
+
+      // A file under the limit (200 MiB) is imported, streamed: the process grows by far less than the file.
+      const large = await archiveWithZeros("large.webp", 200 * 1024 * 1024);
+      const accepted = await importInChild(large, fresh.url, dataDir);
+      expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+      expect((await (await createStorage({ dataDir })).stat("covers/large.webp"))?.size).toBe(200 * 1024 * 1024);
+      expect(accepted.peakMb - refused.peakMb).toBeLessThan(120);
+      await fs.rm(large, { force: true });
+    } finally {
+      await fresh.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it("npm run export / npm run import move an embedded station (stopped) into another database", async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-archive-embedded-"));

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { mkdtemp, rename, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
@@ -28,6 +30,22 @@ const MANIFEST = "manifest.json";
 const SKIPPED_TABLES = new Set(["_prisma_migrations", "socket_io_attachments", "RewindSegment"]);
 const SKIPPED_KEY_PREFIX = "rewind/";
 const INSERT_BATCH = 500;
+const MiB = 2 ** 20;
+
+/**
+ * What an archive may hold once unpacked, checked against each entry's tar header before its body
+ * is inflated (a gzip bomb is refused without being unpacked) and counted again while it streams.
+ * A stored file is at most a 200 MB upload; a table's rows and the manifest are far smaller.
+ */
+export const ARCHIVE_LIMITS = {
+  fileBytes: 256 * MiB,
+  rowsBytes: 256 * MiB,
+  manifestBytes: 16 * MiB,
+  totalBytes: 64 * 1024 * MiB,
+  /** One row (one JSON line): rows are inserted in batches, never a whole table at once. */
+  rowBytes: 16 * MiB,
+};
+const INSERT_BATCH_BYTES = 8 * MiB;
 
 export class ArchiveError extends Error {
   name = "ArchiveError";
@@ -169,6 +187,13 @@ interface ArchiveEntry {
   body: AsyncIterable<Buffer>;
 }
 
+function entryLimit(name: string): number {
+  if (name === MANIFEST) return ARCHIVE_LIMITS.manifestBytes;
+  return name.startsWith("rows/") ? ARCHIVE_LIMITS.rowsBytes : ARCHIVE_LIMITS.fileBytes;
+}
+
+const megabytes = (bytes: number) => `${Math.ceil(bytes / MiB)} MB`;
+
 /**
  * The regular files of an archive, in order, each body streamed (read it or
  * skip it before the next). Directory entries and PAX/GNU long-name records,
@@ -180,18 +205,32 @@ async function* entries(file: string): AsyncGenerator<ArchiveEntry> {
   let inputError: Error | null = null;
   input.catch((error: Error) => (inputError = error));
   const unreadable = (error: unknown) => new ArchiveError(`${file} is not a readable station archive: ${(inputError ?? (error as Error)).message}`);
-  async function* body(entry: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const tooLarge = (name: string, size: number, limit: number) =>
+    new ArchiveError(`${file} is refused: ${name} is ${megabytes(size)} unpacked, over the limit of ${megabytes(limit)} (nothing was imported)`);
+  // The bytes are counted as well as announced: an entry cannot hold more than its header says.
+  async function* body(entry: AsyncIterable<Buffer>, name: string, limit: number): AsyncGenerator<Buffer> {
+    let size = 0;
     try {
-      for await (const chunk of entry) yield chunk;
+      for await (const chunk of entry) {
+        size += chunk.length;
+        if (size > limit) throw tooLarge(name, size, limit);
+        yield chunk;
+      }
     } catch (error) {
-      throw unreadable(error);
+      throw error instanceof ArchiveError ? error : unreadable(error);
     }
   }
+  let total = 0;
   try {
     for await (const entry of extract) {
       const name = entry.header.name.replace(/^(\.\/)+/, "");
       if (entry.header.type === "file" || entry.header.type === "contiguous-file") {
-        yield { name, body: body(entry as AsyncIterable<Buffer>) };
+        const size = entry.header.size ?? 0;
+        const limit = entryLimit(name);
+        if (size > limit) throw tooLarge(name, size, limit);
+        total += size;
+        if (total > ARCHIVE_LIMITS.totalBytes) throw tooLarge("the archive", total, ARCHIVE_LIMITS.totalBytes);
+        yield { name, body: body(entry as AsyncIterable<Buffer>, name, limit) };
       }
       entry.resume();
     }
@@ -247,6 +286,39 @@ async function describeContents(client: pg.ClientBase, storage: Storage, tables:
   return contents;
 }
 
+/** The JSON lines of a staged rows file, in batches of at most INSERT_BATCH rows and INSERT_BATCH_BYTES. */
+async function* rowBatches(file: string, table: string): AsyncGenerator<string[]> {
+  let batch: string[] = [];
+  let batchBytes = 0;
+  let pending = "";
+  const take = (line: string) => {
+    if (line === "") return;
+    batch.push(line);
+    batchBytes += line.length;
+  };
+  for await (const chunk of createReadStream(file, { encoding: "utf8" }) as AsyncIterable<string>) {
+    const newline = chunk.lastIndexOf("\n");
+    if (newline < 0) {
+      pending += chunk;
+      if (pending.length > ARCHIVE_LIMITS.rowBytes)
+        throw new ArchiveError(`A row of ${table} is over ${megabytes(ARCHIVE_LIMITS.rowBytes)}; nothing was imported`);
+      continue;
+    }
+    const lines = (pending + chunk.slice(0, newline)).split("\n");
+    pending = chunk.slice(newline + 1);
+    for (const line of lines) {
+      take(line);
+      if (batch.length >= INSERT_BATCH || batchBytes >= INSERT_BATCH_BYTES) {
+        yield batch;
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+  }
+  take(pending);
+  if (batch.length > 0) yield batch;
+}
+
 const CONTENT_TYPES: Record<string, string> = {
   webp: "image/webp",
   jpg: "image/jpeg",
@@ -282,6 +354,7 @@ export async function importStation({
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const written: string[] = [];
+  let staging: string | null = null;
   try {
     const migrations = await appliedMigrations(client);
     if (migrations.join() !== manifest.migrations.join()) {
@@ -297,28 +370,33 @@ export async function importStation({
       throw new ArchiveError(`This station is not empty (${contents.join(", ")}). Import only into a new station: an empty database and empty storage.`);
     }
 
+    // Nothing is held whole: each file streams to a temp file and from there into storage, each
+    // table's rows to a temp file read back in batches (the archive's order need not be the
+    // tables' insert order).
+    staging = await mkdtemp(path.join(os.tmpdir(), "station-import-"));
     const expectedFiles = new Set(manifest.files.map((f) => `files/${f.key}`));
+    const rowFiles = new Map<string, string>();
     for await (const entry of entries(file)) {
-      if (!expectedFiles.has(entry.name)) continue;
-      const key = entry.name.slice("files/".length);
-      await storage.put(key, await collectBytes(entry.body), CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
-      written.push(key);
+      const table = /^rows\/(.+)\.jsonl$/.exec(entry.name)?.[1];
+      if (expectedFiles.has(entry.name)) {
+        const key = entry.name.slice("files/".length);
+        const staged = path.join(staging, "file");
+        await pipeline(Readable.from(entry.body), createWriteStream(staged));
+        await storage.putFile(key, staged, CONTENT_TYPES[key.split(".").pop() ?? ""] ?? "application/octet-stream");
+        await rm(staged, { force: true });
+        written.push(key);
+      } else if (table && manifest.tables.some((t) => t.name === table)) {
+        const staged = path.join(staging, `rows-${rowFiles.size}`);
+        await pipeline(Readable.from(entry.body), createWriteStream(staged));
+        rowFiles.set(table, staged);
+      }
     }
 
     const order = new Map(tables.map((name, index) => [name, index]));
-    const rowsByTable = new Map<string, string[]>();
-    for await (const entry of entries(file)) {
-      const table = /^rows\/(.+)\.jsonl$/.exec(entry.name)?.[1];
-      if (table && manifest.tables.some((t) => t.name === table)) {
-        rowsByTable.set(table, (await collectBytes(entry.body)).toString("utf8").split("\n").filter(Boolean));
-      }
-    }
     await client.query("BEGIN");
-    for (const table of [...rowsByTable.keys()].sort((a, b) => order.get(a)! - order.get(b)!)) {
-      const rows = rowsByTable.get(table)!;
-      for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-        const batch = `[${rows.slice(start, start + INSERT_BATCH).join(",")}]`;
-        await client.query(`INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json)`, [batch]);
+    for (const table of [...rowFiles.keys()].sort((a, b) => order.get(a)! - order.get(b)!)) {
+      for await (const rows of rowBatches(rowFiles.get(table)!, table)) {
+        await client.query(`INSERT INTO ${quote(table)} SELECT * FROM json_populate_recordset(NULL::${quote(table)}, $1::json)`, [`[${rows.join(",")}]`]);
       }
     }
     // Serial ids continue after the imported ones.
@@ -327,7 +405,7 @@ export async function importStation({
        WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`,
     );
     for (const { table, column } of serials) {
-      if (!rowsByTable.has(table)) continue;
+      if (!rowFiles.has(table)) continue;
       await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`, [
         quote(table),
         column,
@@ -345,6 +423,7 @@ export async function importStation({
     throw error;
   } finally {
     await client.end().catch(() => {});
+    if (staging) await rm(staging, { recursive: true, force: true });
   }
 }
 
