@@ -19,13 +19,35 @@ export function formatEventDate(date: Date, locale: string): string {
   return new Intl.DateTimeFormat(locale, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(date);
 }
 
+const SEEN_KEY = "event-popup:seen";
+const SEEN_KEPT = 50;
+
+function seenEvents(): string[] {
+  try {
+    const seen: unknown = JSON.parse(window.localStorage.getItem(SEEN_KEY) ?? "[]");
+    return Array.isArray(seen) ? seen.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function markSeen(id: string) {
+  try {
+    window.localStorage.setItem(SEEN_KEY, JSON.stringify([id, ...seenEvents().filter((each) => each !== id)].slice(0, SEEN_KEPT)));
+  } catch {
+    // Storage blocked: the popup shows again next time, as without JavaScript.
+  }
+}
+
 /**
  * The latest event as a popup on arrival. Closable with its button, Escape or a
- * click outside; a newer event arriving live opens it again. Without JavaScript,
- * "close" is a link to `?popup=closed`.
+ * click outside, after which focus goes back to what had it. With `once`, each
+ * event pops up once per browser (remembered), also when it arrives live.
+ * Without JavaScript, "close" is a link to `?popup=closed`.
  */
-export function EventPopup({ event, initiallyOpen }: { event: EventView; initiallyOpen: boolean }) {
+export function EventPopup({ event, initiallyOpen, once = false }: { event: EventView; initiallyOpen: boolean; once?: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
   const [dismissedId, setDismissedId] = useState<string | null>(initiallyOpen ? null : event.id);
   const open = dismissedId !== event.id;
   const { t } = useT();
@@ -34,12 +56,20 @@ export function EventPopup({ event, initiallyOpen }: { event: EventView; initial
     const element = dialog.current;
     if (!element) return;
     if (open && !element.matches(":modal")) {
+      // Seen before (in another visit): the server-rendered popup closes before anyone reads it.
+      if (once && seenEvents().includes(event.id)) {
+        setDismissedId(event.id);
+        return;
+      }
+      if (once) markSeen(event.id);
+      const active = document.activeElement;
+      returnFocus.current = active instanceof HTMLElement && active !== document.body ? active : null;
       if (element.open) element.close();
       element.showModal();
     } else if (!open && element.open) {
       element.close();
     }
-  }, [open]);
+  }, [open, once, event.id]);
 
   return (
     // A click on the backdrop closes the dialog; the keyboard way is Escape, native to <dialog>.
@@ -51,7 +81,12 @@ export function EventPopup({ event, initiallyOpen }: { event: EventView; initial
       aria-labelledby="event-popup-title"
       data-testid="event-popup"
       // Reopening the server-rendered popup as modal closes it first; that close is not the listener's.
-      onClose={() => !dialog.current?.open && setDismissedId(event.id)}
+      onClose={() => {
+        if (dialog.current?.open) return;
+        setDismissedId(event.id);
+        returnFocus.current?.focus();
+        returnFocus.current = null;
+      }}
       onClick={(click) => {
         if (click.target === dialog.current) dialog.current.close();
       }}

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Message } from "~/i18n/Message";
 import { useT } from "~/i18n/translate";
-import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
+import { dayUnlessToday, timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
 interface OnAirAiring {
   slug: string;
@@ -66,7 +66,12 @@ export function OnAirNow({ now, next, stationTimeZone }: OnAirNowProps) {
                 </Link>{" "}
                 <Hosts hosts={next.hosts} />{" "}
                 <span className="on-air__until">
-                  <Message id="listen.at" values={{ time: timeIn(next.start, zone, locale) }} components={{ 0: <time dateTime={next.start} /> }} />
+                  {/* Days away (nothing more today): the day, not a time that reads as today's. */}
+                  <Message
+                    id={dayUnlessToday(next.start, zone, locale) ? "listen.atDay" : "listen.at"}
+                    values={{ day: dayUnlessToday(next.start, zone, locale) ?? "", time: timeIn(next.start, zone, locale) }}
+                    components={{ 0: <time dateTime={next.start} /> }}
+                  />
                 </span>
               </>
             ) : (

@@ -2,7 +2,7 @@ import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useT } from "~/i18n/translate";
 import { useLiveData } from "~/hooks/useRealtime";
-import { timeIn, useListenerTimeZone } from "~/utils/airing-format";
+import { dayUnlessToday, timeIn, useListenerTimeZone } from "~/utils/airing-format";
 
 /** On now and up next, as the root loader sends them to every page (see getBarOnAir). */
 export interface PlayerOnAirData {
@@ -33,6 +33,9 @@ export function PlayerOnAir({ onAir, stationTimeZone }: { onAir: PlayerOnAirData
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   const { now, next } = onAir;
   if (!now && !next) return null;
+  // The next airing may be days away (nothing on air until Monday): a time alone would read as today's.
+  const nextDay = next ? dayUnlessToday(next.start, zone, locale) : null;
+  const nextTime = next ? timeIn(next.start, zone, locale) : "";
   return (
     <p className="live-player__show" data-testid="player-on-air">
       {now ? (
@@ -41,14 +44,16 @@ export function PlayerOnAir({ onAir, stationTimeZone }: { onAir: PlayerOnAirData
           <Link to={`/shows/${now.slug}`}>{now.name}</Link>
           {now.hosts && <span className="live-player__show-extra"> {t("player.withHosts", { hosts: now.hosts })}</span>}
           <span> {t("player.until", { time: timeIn(now.end, zone, locale) })}</span>
-          {next && <span className="live-player__show-extra"> · {t("player.nextShow", { show: next.name, time: timeIn(next.start, zone, locale) })}</span>}
+          {next && (
+            <span className="live-player__show-extra"> · {t("player.nextShow", { show: next.name, time: nextDay ? `${nextDay} ${nextTime}` : nextTime })}</span>
+          )}
         </>
       ) : (
         next && (
           <>
             <span className="live-player__show-label">{t("player.upNext")} </span>
             <Link to={`/shows/${next.slug}`}>{next.name}</Link>
-            <span> {t("player.at", { time: timeIn(next.start, zone, locale) })}</span>
+            <span> {nextDay ? t("player.atDay", { day: nextDay, time: nextTime }) : t("player.at", { time: nextTime })}</span>
           </>
         )
       )}

@@ -40,7 +40,7 @@ export default function Events() {
         <h1 className="page-title">{t("events.title")}</h1>
         <p className="muted">{t("events.intro", { station: stationName })}</p>
       </header>
-      {latest && <EventPopup key={latest.id} event={latest} initiallyOpen={searchParams.get("popup") !== "closed"} />}
+      {latest && <EventPopup key={latest.id} event={latest} initiallyOpen={searchParams.get("popup") !== "closed"} once />}
       <section className="section" aria-label={t("events.allEvents")}>
         {events.length === 0 ? (
           <p className="empty-state">

@@ -7,13 +7,19 @@ import { useCallback, useEffect, useState } from "react";
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 // The locale defaults to English's ("en-GB"): callers pass `locale` from useT() or the translator.
-function format(timeZone: string, kind: "time" | "zone", locale: string): Intl.DateTimeFormat {
+const OPTIONS: Record<"time" | "zone" | "day" | "weekday" | "date", Omit<Intl.DateTimeFormatOptions, "timeZone">> = {
+  time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+  zone: { timeZoneName: "short" },
+  day: { year: "numeric", month: "2-digit", day: "2-digit" },
+  weekday: { weekday: "long" },
+  date: { weekday: "long", day: "numeric", month: "long" },
+};
+
+function format(timeZone: string, kind: keyof typeof OPTIONS, locale: string): Intl.DateTimeFormat {
   const key = `${kind}|${timeZone}|${locale}`;
   let result = formats.get(key);
   if (!result) {
-    const options: Intl.DateTimeFormatOptions =
-      kind === "time" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone } : { timeZoneName: "short", timeZone };
-    result = new Intl.DateTimeFormat(locale, options);
+    result = new Intl.DateTimeFormat(locale, { ...OPTIONS[kind], timeZone });
     formats.set(key, result);
   }
   return result;
@@ -22,6 +28,19 @@ function format(timeZone: string, kind: "time" | "zone", locale: string): Intl.D
 /** "20:00" in `timeZone` ("20.00" in Indonesian). */
 export function timeIn(instant: Date | string, timeZone: string, locale = "en-GB"): string {
   return format(timeZone, "time", locale).format(new Date(instant));
+}
+
+const WEEK_MS = 7 * 24 * 3600_000;
+
+/**
+ * The day of `instant` in `timeZone` when it is not today's ("Thursday"; a week or more ahead
+ * "Thursday 3 December"), or null on the same day: a time alone reads as today's.
+ */
+export function dayUnlessToday(instant: Date | string, timeZone: string, locale = "en-GB", now: Date = new Date()): string | null {
+  const when = new Date(instant);
+  const day = format(timeZone, "day", "en-GB");
+  if (day.format(when) === day.format(now)) return null;
+  return format(timeZone, Math.abs(when.getTime() - now.getTime()) >= WEEK_MS - 24 * 3600_000 ? "date" : "weekday", locale).format(when);
 }
 
 /** "CET", "GMT+7": the zone's short name at `instant`. */

@@ -25,6 +25,11 @@ export function dayLabel(instant: Date | string, timeZone: string, locale: strin
   return format.format(new Date(instant)).replace(",", "");
 }
 
+/** "26 Nov 2026", "26 Nov 2026": a calendar date ("2026-11-26") in `locale`, not as ISO. */
+export function dateLabel(isoDate: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${isoDate}T12:00:00Z`));
+}
+
 /** The slot's days of the week (from its RRULE's BYDAY), in week order. */
 export function slotDays(rrule: string | null): Weekday[] {
   const byday = /BYDAY=([A-Z,]+)/.exec(rrule ?? "")?.[1] ?? "";
@@ -39,14 +44,14 @@ export interface SlotRule {
   endDate: string | null;
 }
 
-/** A slot in words ("every Monday at 20:00 for 60 min, from 2026-01-05"), for the activity log and the pages. */
+/** A slot in words ("every Monday at 20:00 for 60 min, from 5 Jan 2026"), for the activity log and the pages. */
 export function describeSlot(slot: SlotRule, { t, locale }: Pick<Translator, "t" | "locale">): string {
   const time = { time: slot.startTime, minutes: slot.durationMinutes };
-  if (!slot.rrule) return t("schedule.slotOnce", { date: slot.startDate, ...time });
+  if (!slot.rrule) return t("schedule.slotOnce", { date: dateLabel(slot.startDate, locale), ...time });
   const days = slotDays(slot.rrule)
     .map((day) => weekdayName(day, locale))
     .join(", ");
   return slot.endDate
-    ? t("schedule.slotWeeklyUntil", { days, ...time, startDate: slot.startDate, endDate: slot.endDate })
-    : t("schedule.slotWeekly", { days, ...time, startDate: slot.startDate });
+    ? t("schedule.slotWeeklyUntil", { days, ...time, startDate: dateLabel(slot.startDate, locale), endDate: dateLabel(slot.endDate, locale) })
+    : t("schedule.slotWeekly", { days, ...time, startDate: dateLabel(slot.startDate, locale) });
 }

@@ -1,9 +1,12 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { SYSTEM_ACTOR } from "~/models/activity.server";
 import { addEmbed } from "~/models/embeds.server";
+import { createEvent } from "~/models/events.server";
+import { createSlot, validateSlot } from "~/models/schedule.server";
+import { createShow } from "~/models/shows.server";
 import { db } from "~/services/db.server";
 import { advancing, episodeTime, msUntil } from "../helpers/audio";
-import { adminCookie } from "../helpers/admin";
+import { adminCookie, testImage } from "../helpers/admin";
 import { axeViolations, describeInBrowser, launchBrowser, screenshot, viewports } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -173,5 +176,103 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
       await screenshot(page, "p2-play-id-light");
       await page.context().close();
     });
+  });
+
+  describe("item 5: time words", () => {
+    const DAY_MS = 24 * 3600_000;
+    // The station's zone (the default) is the listener's too, so the words are known in advance.
+    const ZONE = "Asia/Jakarta";
+    const dayKey = (instant: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(instant);
+    let airing: Date;
+    let firstDate: string;
+
+    beforeAll(async () => {
+      // The only airing left is three days ahead at 09:00: "up next" is days away.
+      await db().airingMove.deleteMany();
+      await db().showSlot.deleteMany();
+      const show = await createShow({ name: "Weekend Brunch", slug: "p2-weekend-brunch", description: "", colour: "#00aa00", hostIds: [] });
+      firstDate = dayKey(new Date(Date.now() + 3 * DAY_MS));
+      airing = new Date(`${firstDate}T09:00:00+07:00`);
+      const check = validateSlot({ kind: "once", days: [], startDate: firstDate, startTime: "09:00", durationMinutes: 60, endDate: null });
+      if (!check.ok) throw new Error(check.message);
+      await createSlot(show.id, check.value, SYSTEM_ACTOR);
+    });
+
+    describe.each(["phone", "desktop"] as const)("%s", (viewport) => {
+      it.each(["en", "id"] as const)("in %s: the next airing days away names its day, on /listen and in the bar", async (language) => {
+        const weekday = new Intl.DateTimeFormat(LANGUAGES[language] === "en-US" ? "en-GB" : "id-ID", { weekday: "long", timeZone: ZONE }).format(airing);
+        const expected = language === "en" ? `${weekday} at 09:00` : `${weekday} pukul 09.00`;
+        const page = await open({ viewport, language, timezoneId: ZONE });
+        await page.goto(`${server.url}/listen`);
+        const next = page.locator(".on-air__item").nth(1);
+        await next.locator(".on-air__show").filter({ hasText: "Weekend Brunch" }).waitFor();
+        await expect.poll(() => next.locator(".on-air__until").innerText()).toBe(expected);
+        await expect.poll(() => page.getByTestId("player-on-air").innerText()).toContain(expected);
+        await screenshot(page, `p2-listen-next-${language}`);
+        await page.context().close();
+      });
+
+      it.each(["en", "id"] as const)("in %s: the schedule admin lists dates in the admin's words, not ISO", async (language) => {
+        const page = await open({ viewport, language, asAdmin: true });
+        await page.goto(`${server.url}/schedule-admin`);
+        const date = new Intl.DateTimeFormat(LANGUAGES[language] === "en-US" ? "en-GB" : "id-ID", {
+          day: "numeric",
+          month: "short",
+          year: "numeric",
+          timeZone: "UTC",
+        }).format(new Date(`${firstDate}T12:00:00Z`));
+        const slot = page.getByText(new RegExp(language === "en" ? `once on ${date}` : `sekali pada ${date}`));
+        await slot.first().waitFor();
+        expect(await page.locator("main").innerText()).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+        await screenshot(page, `p2-schedule-admin-${language}`);
+        await page.context().close();
+      });
+    });
+
+    it.each(["phone", "desktop"] as const)(
+      "shows each event's popup once per listener, also one added live, and gives focus back after Escape (%s)",
+      async (viewport) => {
+        await createEvent({ name: `Malam Puisi ${viewport}`, date: "2026-12-20", time: "19:00", poster: await testImage("#335599", 800, 1000) }, SYSTEM_ACTOR);
+        const page = await open({ viewport });
+        await page.goto(`${server.url}/events`);
+        const popup = page.getByRole("dialog", { name: `Malam Puisi ${viewport}` });
+        await popup.waitFor();
+        await page
+          .getByRole("button", { name: /Play the live stream/ })
+          .and(page.locator(":enabled"))
+          .waitFor();
+        await expect.poll(() => popup.evaluate((element) => element.matches(":modal"))).toBe(true);
+        await page.keyboard.press("Escape");
+        await popup.waitFor({ state: "hidden" });
+
+        // Seen: not again on the next visit.
+        await page.reload();
+        await page.getByRole("heading", { level: 1, name: "EVENTS" }).waitFor();
+        await page
+          .getByRole("button", { name: /Play the live stream/ })
+          .and(page.locator(":enabled"))
+          .waitFor();
+        expect(await page.locator("dialog.event-popup[open]").count()).toBe(0);
+
+        // A new event added while the page is open pops up once over it; Escape gives focus back.
+        const focused = page.getByRole("button", { name: /Play the live stream/ });
+        await focused.focus();
+        await createEvent({ name: `Pentas Seni ${viewport}`, date: "2026-12-24", time: "20:00", poster: await testImage("#553399", 800, 1000) }, SYSTEM_ACTOR);
+        const live = page.getByRole("dialog", { name: `Pentas Seni ${viewport}` });
+        await live.waitFor();
+        await screenshot(page, "p2-events-popup");
+        await page.keyboard.press("Escape");
+        await live.waitFor({ state: "hidden" });
+        expect(await focused.evaluate((element) => element === document.activeElement)).toBe(true);
+        await page.reload();
+        await page.getByRole("heading", { level: 1, name: "EVENTS" }).waitFor();
+        await page
+          .getByRole("button", { name: /Play the live stream/ })
+          .and(page.locator(":enabled"))
+          .waitFor();
+        expect(await page.locator("dialog.event-popup[open]").count()).toBe(0);
+        await page.context().close();
+      },
+    );
   });
 });
