@@ -26,6 +26,9 @@ export default defineConfig({
       layer("browser", ["tests/browser/**/*.test.ts"], needsBuild),
       // The soak loads the machine for two minutes: it runs last, alone (a later group).
       layer("soak", ["tests/soak.test.ts"], { ...needsBuild, sequence: { groupOrder: 1 } }),
+      // The operator's stack on a real Docker engine builds images and runs containers for several
+      // minutes: it runs after everything else, alone, so it starves no timing-sensitive test.
+      layer("ops", ["tests/ops/**/*.test.ts"], { sequence: { groupOrder: 2 }, testTimeout: 300_000 }),
     ],
     // The JSON report is what CI counts (.ci/run prints "N passed, N failed" from it).
     reporters: ["default", "json"],
