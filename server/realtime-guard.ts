@@ -70,7 +70,11 @@ export function realtimeGuard(maxPerAddress: number, trusts: (address: string, h
         let controlMessages = 0;
         connection.on("message", (data) => {
           const expected = typeof data === "string" && CONTROL_PACKETS.has(data[0]) && ++controlMessages <= MAX_CONTROL_MESSAGES;
-          if (!expected) connection.close();
+          if (expected) return;
+          connection.close();
+          // Not a graceful close: that waits for the client's close frame, queued behind its flood,
+          // and every frame before it would still be read.
+          connection.request.socket.destroy();
         });
       });
       io.engine.on("connection_error", (error: { req?: IncomingMessage }) => {
