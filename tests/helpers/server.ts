@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from "../../server/app";
 import pg from "pg";
 import { inject } from "vitest";
 import { loadConfig } from "~/services/config.server";
+import { db } from "~/services/db.server";
 import { createTestDatabase, testDatabaseServerUrl, whenUnused, type TestDatabase } from "./database";
 import { seededTemplateNames } from "./seeded-station";
 
@@ -36,7 +37,16 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     [database] = await Promise.all([createTestDatabase({ template: template.database }), fs.cp(template.dataDir, dataDir, { recursive: true })]);
   }
   database ??= await createTestDatabase();
-  return boot(env, dataDir, database, !options.database);
+  const server = await boot(env, dataDir, database, !options.database);
+  // The demo stream's first title goes into the song history just after start, which empties the
+  // page cache: tests of a station with the demo content begin once it is there.
+  if (seededCopy && !env.STREAM_URL) await firstSong();
+  return server;
+}
+
+async function firstSong(): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await db().songPlay.count()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 let template: Promise<{ database: string; dataDir: string }> | null = null;
