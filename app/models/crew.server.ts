@@ -11,12 +11,21 @@ import { commitFileChange, uploadImage } from "./files.server";
 
 const imageSelect = { select: { key: true, width: true, height: true, variantWidths: true } } as const;
 
-/** The crew members shown on /CrewSpin and managed on /CrewAdmin. */
+/** The crew members managed on /CrewAdmin, with everything the admin entered. */
 export function listCrewMembers() {
   return db().crewMember.findMany({
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, name: true, age: true, email: true, jobTitle: true, address: true, bio: true, image: imageSelect },
+    select: { id: true, name: true, age: true, email: true, jobTitle: true, address: true, bio: true, detailsPublic: true, image: imageSelect },
   });
+}
+
+/**
+ * The public CREW page's profiles: name, role, photo and bio; age, email and address only for a
+ * member whose admin ticked "show on the public page" (never sent to the page otherwise).
+ */
+export async function listPublicCrewMembers() {
+  const members = await listCrewMembers();
+  return members.map(({ detailsPublic, age, email, address, ...profile }) => ({ ...profile, details: detailsPublic ? { age, email, address } : null }));
 }
 
 /** The slider images Crew1, Crew2, ... in slider order. */

@@ -92,6 +92,15 @@ export default function CrewAdmin() {
             <Field name="email" label={t("chart.email")} type="email" defaultValue={editing?.email} {...limits.email} autoComplete="off" />
             <Field name="address" label={t("chart.address")} defaultValue={editing?.address} {...limits.address} />
             <Field name="bio" label={t("chart.bio")} multiline rows={4} defaultValue={editing?.bio} {...limits.bio} />
+            <div className="field">
+              <label className="check-chip">
+                <input type="checkbox" name="detailsPublic" defaultChecked={editing?.detailsPublic ?? false} aria-describedby="crew-public-hint" />{" "}
+                {t("chart.detailsPublic")}
+              </label>
+              <p id="crew-public-hint" className="field__hint">
+                {t("chart.detailsPublicHint")}
+              </p>
+            </div>
           </EditForm>
         </AdminSection>
 

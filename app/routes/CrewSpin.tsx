@@ -5,7 +5,7 @@ import { ImageSlider } from "~/components/ImageSlider";
 import { useLiveData } from "~/hooks/useRealtime";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
-import { listCrewImages, listCrewMembers } from "~/models/crew.server";
+import { listCrewImages, listPublicCrewMembers } from "~/models/crew.server";
 import { getStationIdentity } from "~/models/station.server";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
 import { withSiteMeta } from "~/utils/meta";
@@ -16,7 +16,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 };
 
 export async function loader() {
-  const [members, images] = await Promise.all([listCrewMembers(), listCrewImages()]);
+  const [members, images] = await Promise.all([listPublicCrewMembers(), listCrewImages()]);
   return { members, images, stationName: getStationIdentity().name };
 }
 
@@ -56,22 +56,24 @@ export default function CrewSpin() {
                 <h3 className="crew-card__name">{member.name}</h3>
                 <p className="crew-card__job">{member.jobTitle}</p>
                 <p className="crew-card__bio">{member.bio}</p>
-                <dl className="crew-card__facts">
-                  <div>
-                    <dt>{t("chart.age")}</dt>
-                    <dd>{member.age}</dd>
-                  </div>
-                  <div>
-                    <dt>{t("chart.email")}</dt>
-                    <dd>
-                      <a href={`mailto:${member.email}`}>{member.email}</a>
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t("chart.address")}</dt>
-                    <dd>{member.address}</dd>
-                  </div>
-                </dl>
+                {member.details && (
+                  <dl className="crew-card__facts">
+                    <div>
+                      <dt>{t("chart.age")}</dt>
+                      <dd>{member.details.age}</dd>
+                    </div>
+                    <div>
+                      <dt>{t("chart.email")}</dt>
+                      <dd>
+                        <a href={`mailto:${member.details.email}`}>{member.details.email}</a>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t("chart.address")}</dt>
+                      <dd>{member.details.address}</dd>
+                    </div>
+                  </dl>
+                )}
               </li>
             ))}
           </ul>

@@ -21,6 +21,8 @@ export const crewMemberFields = z.object({
   jobTitle: text(limited(80)),
   address: text(limited(200)),
   bio: text(limited(1000)),
+  // "Show on the public page": a ticked box posts "on", an unticked one posts nothing (off, the default).
+  detailsPublic: z.preprocess((value) => value === "on" || value === "true", z.boolean()),
 });
 
 export type CrewMemberInput = z.output<typeof crewMemberFields>;
@@ -33,6 +35,7 @@ export const CREW_MEMBER_LABELS: Record<keyof CrewMemberInput | "image", Message
   jobTitle: "chart.jobTitle",
   address: "chart.address",
   bio: "chart.bio",
+  detailsPublic: "chart.detailsPublic",
   image: "chart.photo",
 };
 

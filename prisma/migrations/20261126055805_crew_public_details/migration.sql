@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "CrewMember" ADD COLUMN     "detailsPublic" BOOLEAN NOT NULL DEFAULT false;
