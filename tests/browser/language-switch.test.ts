@@ -40,6 +40,11 @@ describeInBrowser("language switch", () => {
     const next = await context.newPage();
     await next.goto(`${server.url}/events`);
     expect(await lang(next)).toBe("id");
+    // The demo's latest event greets a first visit to /events: closed first, as a listener would.
+    const popup = next.locator("dialog.event-popup");
+    await expect.poll(() => popup.evaluate((dialog) => dialog.matches(":modal"))).toBe(true);
+    await next.keyboard.press("Escape");
+    await expect.poll(() => next.locator("dialog.event-popup[open]").count()).toBe(0);
     await next.getByRole("button", { name: "Profil: Guest" }).waitFor();
 
     // And back to English (before hydration the toggle is a link to the drawer: it opens either way).
