@@ -1,3 +1,4 @@
+import { useHeightVariable } from "~/hooks/useHeightVariable";
 import { useEffect, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/keys";
 import { useT, type Translator } from "~/i18n/translate";
@@ -124,13 +125,7 @@ export function PlayerBar({
   });
 
   // Pages reserve the bar's real height (it grows for an episode and with long titles).
-  useEffect(() => {
-    const element = bar.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => document.documentElement.style.setProperty("--player-height", `${element.offsetHeight}px`));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  useHeightVariable(bar, "--player-height");
 
   useEffect(() => {
     for (const element of [liveAudio.current, episodeAudio.current]) {

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useHeightVariable } from "~/hooks/useHeightVariable";
 import type { StationIdentity } from "~/services/config.server";
 import type { Theme } from "~/services/theme.server";
 import { Icon } from "./Icon";
@@ -102,6 +103,9 @@ export function SiteHeader({
   const location = useLocation();
   const navigate = useNavigate();
   const { t } = useT();
+  const header = useRef<HTMLElement>(null);
+  // Its real height (the admin strip, wrapped links): focus stops below it (scroll-padding-top, app.css).
+  useHeightVariable(header, "--header-offset");
   // The right PIN answers with a redirect; the navigation it causes is what closes the dialog
   // (and any drawer), so an admin never sees "Admin access" on top of the page it opened.
   useEffect(() => {
@@ -119,7 +123,7 @@ export function SiteHeader({
 
   return (
     <>
-      <header className="site-header">
+      <header className="site-header" ref={header}>
         <div className="container site-header__inner">
           <StationBrand station={station} />
           <nav className="site-nav" aria-label={t("common.mainNav")}>

@@ -85,6 +85,17 @@ export default function PlayEpisode() {
             {episode.title}
           </h1>
           <FavoriteButton episodeId={episode.id} title={episode.title} />
+        </div>
+        {/* The page's own play control right under the title: on a phone it is on screen on arrival, above the bar. */}
+        <EpisodePlayer
+          key={episode.id}
+          episode={{ id: episode.id, title: episode.title, audioUrl: mediaUrl(episode.audio), coverUrl: cover, durationSeconds: episode.durationSeconds }}
+          stationName={stationName}
+          startAt={startAt}
+          progress={progress}
+          extras={extras}
+        />
+        <div className="episode-hero__text">
           <p>{episode.description}</p>
           <dl className="episode-facts">
             <div>
@@ -125,14 +136,6 @@ export default function PlayEpisode() {
             )}
           </dl>
         </div>
-        <EpisodePlayer
-          key={episode.id}
-          episode={{ id: episode.id, title: episode.title, audioUrl: mediaUrl(episode.audio), coverUrl: cover, durationSeconds: episode.durationSeconds }}
-          stationName={stationName}
-          startAt={startAt}
-          progress={progress}
-          extras={extras}
-        />
       </article>
       <section className="section" aria-labelledby="subscribe-title">
         <div className="section-head">

@@ -1,5 +1,5 @@
 import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { createContext, Fragment, useCallback, useContext, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
+import { createContext, Fragment, useCallback, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
 import { decode } from "turbo-stream";
 import { useT, type Translator } from "~/i18n/translate";
 
@@ -189,10 +189,13 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
 /** The form's answer: a success or error line, announced to screen readers. */
 export function FormStatus() {
   const { result } = useAdminFormState();
+  const line = useRef<HTMLParagraphElement>(null);
+  // Each new answer is brought into view, clear of the sticky button row and the player bar (scroll-padding, admin.css).
+  useEffect(() => line.current?.scrollIntoView({ block: "nearest" }), [result]);
   // A message already shown under its field is not repeated.
   if (!result || (!result.ok && Object.values(result.errors ?? {}).includes(result.message))) return null;
   return (
-    <p className={`admin-status ${result.ok ? "admin-status--ok" : "admin-status--error"}`} role={result.ok ? "status" : "alert"}>
+    <p ref={line} className={`admin-status ${result.ok ? "admin-status--ok" : "admin-status--error"}`} role={result.ok ? "status" : "alert"}>
       {result.message}
     </p>
   );
