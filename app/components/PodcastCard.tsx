@@ -25,9 +25,9 @@ function rememberHandOver(episode: CardEpisode) {
 }
 
 /**
- * An episode card. Its ▶ starts the episode in the player bar without leaving
- * the page (without JavaScript it is a link to /play/{id}, whose audio plays
- * it); the title opens the play page. Controls sit below the artwork so they
+ * An episode card. Its ▶ is a button that starts the episode in the player bar
+ * without leaving the page (without JavaScript it is a link to /play/{id}, whose
+ * audio plays it); the title opens the play page. Controls sit below the artwork so they
  * never cover a title printed on it.
  */
 export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; eager?: boolean }) {
@@ -35,7 +35,9 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
   const playedInBar = usePlayerValue((state) => state.episode?.info.id === episode.id && state.episode.played, false);
   const { t } = useT();
   const [playedHere, setPlayedHere] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
   useEffect(() => setPlayedHere(isPlayedHere(episode.id)), [episode.id]);
+  useEffect(() => setHydrated(true), []);
   const played = playedInBar || playedHere;
   const info = {
     id: episode.id,
@@ -44,6 +46,7 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
     coverUrl: mediaUrlFor(episode.cover, 640),
     durationSeconds: episode.durationSeconds,
   };
+  const label = t(playing ? "podcast.pauseEpisode" : "podcast.playEpisode", { title: episode.title });
   return (
     <li className="podcast-card" data-playing={playing || undefined}>
       <div className="podcast-card__cover">
@@ -62,25 +65,30 @@ export function PodcastCard({ episode, eager = false }: { episode: CardEpisode; 
         <h3 className="podcast-card__title">{episode.title}</h3>
       </Link>
       <div className="podcast-card__actions">
-        <Link
-          to={`/play/${episode.id}`}
-          className="podcast-card__play"
-          aria-label={t(playing ? "podcast.pauseEpisode" : "podcast.playEpisode", { title: episode.title })}
-          // The player's episode half arrives while the finger or pointer is on its way.
-          onPointerEnter={prepareEpisodes}
-          onFocus={prepareEpisodes}
-          onClick={(event) => {
-            // With JavaScript the bar plays it here; the link stays for new tabs and no-JS.
-            if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-            event.preventDefault();
-            rememberHandOver(episode);
-            const player = getPlayer();
-            if (player.getState().episode?.info.id === episode.id) player.toggleEpisode();
-            else player.playEpisode(info);
-          }}
-        >
-          <Icon name={playing ? "pause" : "play"} />
-        </Link>
+        {hydrated ? (
+          // It plays here, in the bar: an action, so a button (the title is the link to the play page).
+          <button
+            type="button"
+            className="podcast-card__play"
+            aria-label={label}
+            // The player's episode half arrives while the finger or pointer is on its way.
+            onPointerEnter={prepareEpisodes}
+            onFocus={prepareEpisodes}
+            onClick={() => {
+              rememberHandOver(episode);
+              const player = getPlayer();
+              if (player.getState().episode?.info.id === episode.id) player.toggleEpisode();
+              else player.playEpisode(info);
+            }}
+          >
+            <Icon name={playing ? "pause" : "play"} />
+          </button>
+        ) : (
+          // Without JavaScript (and until it runs) the play page plays it.
+          <Link to={`/play/${episode.id}`} className="podcast-card__play" aria-label={label}>
+            <Icon name="play" />
+          </Link>
+        )}
         <p className="podcast-card__meta">
           {formatDuration(episode.durationSeconds)}
           {played && <span className="podcast-card__played"> · {t("podcast.played")}</span>}

@@ -128,11 +128,9 @@ export default function Schedule() {
         <Form
           method="get"
           className="zone-picker"
-          onSubmit={(event) => {
-            // With JavaScript the choice applies at once and is remembered in this browser.
-            event.preventDefault();
-            chooseZone(new FormData(event.currentTarget).get("tz") as string);
-          }}
+          // The choice is remembered in this browser; the button then does what it does without
+          // JavaScript (the zone in the address, so the page can be shared or bookmarked as shown).
+          onSubmit={(event) => chooseZone(new FormData(event.currentTarget).get("tz") as string)}
         >
           {data.week !== 0 && <input type="hidden" name="week" value={data.week} />}
           <label htmlFor="zone-picker">{t("schedule.timeZone")}</label>

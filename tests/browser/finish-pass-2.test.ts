@@ -275,4 +275,57 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
       },
     );
   });
+
+  describe("item 9: names for screen readers, and the schedule's button", () => {
+    describe.each(["phone", "desktop"] as const)("%s", (viewport) => {
+      it.each(["en", "id"] as const)("in %s: a card's ▶ is a button that plays in the bar; its title stays the link", async (language) => {
+        const page = await open({ viewport, language });
+        await page.goto(`${server.url}/listen`);
+        const list = page.getByRole("list", { name: language === "en" ? "Latest podcast episodes" : /episode/i });
+        const card = list.getByRole("listitem").first();
+        const title = (await card.getByRole("heading").textContent())!;
+        const play = card.getByRole("button", { name: `${language === "en" ? "Play" : "Putar"} ${title}` });
+        await play.waitFor();
+        expect(await card.getByRole("link", { name: title }).getAttribute("href")).toMatch(/^\/play\/\d+$/);
+        expect(await card.getByRole("link", { name: new RegExp(`^(Play|Putar) `) }).count()).toBe(0);
+        await play.click();
+        await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play");
+        expect(new URL(page.url()).pathname).toBe("/listen");
+        await card.getByRole("button", { name: `${language === "en" ? "Pause" : "Jeda"} ${title}` }).waitFor();
+        if (viewport === "desktop" && language === "en") await expectNoAxeViolations(page);
+        await page.context().close();
+      });
+
+      it("the schedule's 'Tampilkan waktu' shows the chosen zone's times with JavaScript on", async () => {
+        const page = await open({ viewport, language: "id", timezoneId: "Asia/Jakarta" });
+        await page.goto(`${server.url}/schedule`);
+        await page
+          .getByRole("button", { name: /Putar siaran langsung/ })
+          .and(page.locator(":enabled"))
+          .waitFor();
+        await page.getByLabel("Zona waktu").selectOption("Asia/Tokyo");
+        await page.getByRole("button", { name: "Tampilkan waktu" }).click();
+        await page.waitForURL((url) => url.searchParams.get("tz") === "Asia/Tokyo");
+        await expect.poll(() => page.getByTestId("listener-zone").textContent()).toBe("Asia/Tokyo");
+        await screenshot(page, "p2-schedule-zone");
+        await page.context().close();
+      });
+    });
+
+    it.each(["en", "id"] as const)("the volume slider reads a percentage (%s)", async (language) => {
+      const page = await open({ viewport: "desktop", language });
+      await page.goto(`${server.url}/listen`);
+      const volume = page.getByRole("slider", { name: language === "en" ? "Volume" : /Volume/i });
+      await volume.waitFor();
+      await page
+        .getByRole("button", { name: /Play the live stream|Putar siaran langsung/ })
+        .and(page.locator(":enabled"))
+        .waitFor();
+      expect(await volume.getAttribute("aria-valuetext")).toBe("100%");
+      await volume.focus();
+      await page.keyboard.press("ArrowLeft");
+      await expect.poll(() => volume.getAttribute("aria-valuetext")).toBe("95%");
+      await page.context().close();
+    });
+  });
 });

@@ -156,7 +156,7 @@ const measured: Record<string, number | string> = {};
     const page = await openListening();
     const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
     const title = (await card.getByRole("heading").textContent())!;
-    await card.getByRole("link", { name: `Play ${title}` }).click();
+    await card.getByRole("button", { name: `Play ${title}` }).click();
     // It plays here, in the bar, and the live stream stopped.
     expect(new URL(page.url()).pathname).toBe("/listen");
     await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play");
