@@ -145,7 +145,8 @@ export default function DashboardAdmin() {
     <AdminPage title={t("admin.dashboardTitle")} intro={t("admin.dashboardIntro")}>
       {askStationEmail && <StationEmailPrompt />}
       {hasDemoContent && (
-        <AdminSection id="demo-content-title" title={t("admin.demoTitle")} description={t("admin.demoDescription")}>
+        <AdminSection id="demo-content-title" title={t("admin.demoTitle")} collapsible defaultOpen={false}>
+          <p className="muted">{t("admin.demoDescription")}</p>
           <DeleteForm
             formId="remove-demo-content"
             intent="remove-demo-content"

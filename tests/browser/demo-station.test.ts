@@ -135,6 +135,8 @@ describeInBrowser("a new station on the embedded defaults", () => {
       expect(dialog.message()).toContain("Remove all demo content");
       void dialog.accept();
     });
+    // A closed section of the dashboard (it is not for every day), opened first.
+    await page.locator("summary", { hasText: "Demo content" }).click();
     const removedAt = Date.now();
     await page.getByRole("button", { name: "Remove demo content" }).click();
     await expect.poll(() => page.getByText("The demo content was removed.").count(), { timeout: 30_000 }).toBeGreaterThan(0);
