@@ -77,7 +77,7 @@ export async function replaceCrewImage(key: string, image: Buffer, actor: AdminA
     const previous = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
     if (!previous) throw new UploadError(keyedMessage("admin.crewImageGone", { key }));
     await tx.crewImage.update({ where: { key }, data: { imageId: file!.id } });
-    await logActivity(tx, actor, "crew-image.replaced", `Replaced crew image ${key}`);
+    await logActivity(tx, actor, "crew-image.replaced", keyedMessage("admin.activityCrewImageReplaced", { key }));
     return { result: null, replaced: [previous.image] };
   });
   publishCrewImages("updated", [key]);
@@ -93,7 +93,7 @@ export async function addCrewImage(image: Buffer, actor: AdminActor): Promise<st
     const next = Math.max(0, ...existing.map((image) => keyNumber(image.key))) + 1;
     const position = Math.max(0, ...existing.map((image) => image.position)) + 1;
     await tx.crewImage.create({ data: { key: crewImageKey(next), position, imageId: file!.id } });
-    await logActivity(tx, actor, "crew-image.created", `Added crew image ${crewImageKey(next)}`);
+    await logActivity(tx, actor, "crew-image.created", keyedMessage("admin.activityCrewImageAdded", { key: crewImageKey(next) }));
     return { result: crewImageKey(next), replaced: [] };
   });
   publishCrewImages("created", [key]);
@@ -106,7 +106,7 @@ export async function deleteCrewImage(key: string, actor: AdminActor) {
     const removed = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
     if (!removed) throw new UploadError(keyedMessage("admin.crewImageGone", { key }));
     await tx.crewImage.delete({ where: { key } });
-    await logActivity(tx, actor, "crew-image.deleted", `Deleted crew image ${key}`);
+    await logActivity(tx, actor, "crew-image.deleted", keyedMessage("admin.activityCrewImageDeleted", { key }));
     return { result: null, replaced: [removed.image] };
   });
   publishCrewImages("deleted", [key]);
@@ -159,7 +159,7 @@ export async function createCrewMember(input: CrewMemberInput, image: Buffer, ac
   const upload = await uploadImage(image, "members", { artwork: true });
   const member = await commitFileChange(upload, async (tx, file) => {
     const created = await tx.crewMember.create({ data: { ...input, imageId: file!.id }, select: { id: true, name: true } });
-    await logActivity(tx, actor, "crew-member.created", `Added crew member ${created.name}`);
+    await logActivity(tx, actor, "crew-member.created", keyedMessage("admin.activityCrewMemberAdded", { name: created.name }));
     return { result: created, replaced: [] };
   });
   publishCrewMember("created", member.id);
@@ -177,7 +177,12 @@ export async function updateCrewMember(id: string, input: CrewMemberInput, image
       data: { ...input, ...(file ? { imageId: file.id } : {}) },
       select: { id: true, name: true },
     });
-    await logActivity(tx, actor, "crew-member.updated", `Updated crew member ${updated.name}${file ? " (new photo)" : ""}`);
+    await logActivity(
+      tx,
+      actor,
+      "crew-member.updated",
+      keyedMessage(file ? "admin.activityCrewMemberUpdatedPhoto" : "admin.activityCrewMemberUpdated", { name: updated.name }),
+    );
     return { result: updated, replaced: file ? [previous.image] : [] };
   });
   publishCrewMember("updated", member.id);
@@ -189,7 +194,7 @@ export async function deleteCrewMember(id: string, actor: AdminActor, t: Transla
     const removed = await tx.crewMember.findUnique({ where: { id }, select: { id: true, name: true, image: imageSelect } });
     if (!removed) throw new UploadError(t("chart.memberGone"));
     await tx.crewMember.delete({ where: { id } });
-    await logActivity(tx, actor, "crew-member.deleted", `Deleted crew member ${removed.name}`);
+    await logActivity(tx, actor, "crew-member.deleted", keyedMessage("admin.activityCrewMemberDeleted", { name: removed.name }));
     return { result: removed, replaced: [removed.image] };
   });
   publishCrewMember("deleted", member.id);

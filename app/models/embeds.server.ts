@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { sanitizeEmbed } from "~/services/embed-sanitizer.server";
@@ -27,7 +28,7 @@ export async function addEmbed(input: string, actor: AdminActor): Promise<AddEmb
       data: { code: check.code, position: (last._max.position ?? 0) + 1 },
       select: { id: true, code: true, position: true, createdAt: true },
     });
-    await logActivity(tx, actor, "embed.created", `Added a chart player from ${check.host}`);
+    await logActivity(tx, actor, "embed.created", keyedMessage("admin.activityEmbedAdded", { host: check.host }));
     return created;
   });
   publish("embeds:changed", { action: "created", records: [embed] });
@@ -41,7 +42,12 @@ export async function deleteEmbed(id: string, actor: AdminActor): Promise<boolea
     if (!embed) return null;
     await tx.embed.delete({ where: { id } });
     const check = sanitizeEmbed(embed.code);
-    await logActivity(tx, actor, "embed.deleted", `Deleted a chart player${check.ok ? ` from ${check.host}` : ""}`);
+    await logActivity(
+      tx,
+      actor,
+      "embed.deleted",
+      check.ok ? keyedMessage("admin.activityEmbedDeleted", { host: check.host }) : keyedMessage("admin.activityEmbedDeletedUnknown"),
+    );
     return embed;
   });
   if (removed) publish("embeds:changed", { action: "deleted", records: [{ id: removed.id }] });

@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 import { Prisma } from "~/generated/prisma/client";
 import { stationTranslator } from "~/i18n/catalogs.server";
 import type { Translator } from "~/i18n/translate";
@@ -75,7 +76,7 @@ export async function createEvent(input: NewEvent, actor: AdminActor = SYSTEM_AC
         data: { name: input.name, date: new Date(`${input.date}T00:00:00Z`), time: input.time, posterId: file!.id },
         select: eventSelect,
       });
-      await logActivity(tx, actor, "event.created", `Uploaded event "${created.name}" (${input.date} ${input.time})`);
+      await logActivity(tx, actor, "event.created", keyedMessage("admin.activityEventCreated", { name: created.name, date: input.date, time: input.time }));
       return { result: created, replaced: [] };
     });
   } catch (error) {
@@ -98,7 +99,12 @@ export async function updateEvent(id: string, input: EventChanges, actor: AdminA
         data: { name: input.name, date: new Date(`${input.date}T00:00:00Z`), time: input.time, ...(file ? { posterId: file.id } : {}) },
         select: eventSelect,
       });
-      await logActivity(tx, actor, "event.updated", `Edited event "${updated.name}"${file ? " (new poster)" : ""}`);
+      await logActivity(
+        tx,
+        actor,
+        "event.updated",
+        keyedMessage(file ? "admin.activityEventUpdatedPoster" : "admin.activityEventUpdated", { name: updated.name }),
+      );
       return { result: updated, replaced: file ? [previous.poster] : [] };
     });
   } catch (error) {
@@ -113,7 +119,7 @@ export async function deleteEvent(id: string, actor: AdminActor, t: Translate): 
     const removed = await tx.event.findUnique({ where: { id }, select: eventSelect });
     if (!removed) throw new UploadError(t("events.gone"));
     await tx.event.delete({ where: { id } });
-    await logActivity(tx, actor, "event.deleted", `Deleted event "${removed.name}"`);
+    await logActivity(tx, actor, "event.deleted", keyedMessage("admin.activityEventDeleted", { name: removed.name }));
     return { result: removed, replaced: [removed.poster] };
   });
   publish("events:changed", { action: "deleted", records: [{ id: event.id, name: event.name }] });

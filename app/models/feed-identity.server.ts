@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 import { canonicalOrigin } from "./site-origin.server";
 import { randomUUID } from "node:crypto";
 import { getConfig } from "~/services/config.server";
@@ -125,7 +126,7 @@ export async function saveStationEmail(text: string, actor: AdminActor): Promise
   const { email } = check.value;
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: EMAIL_KEY }, create: { key: EMAIL_KEY, value: email }, update: { value: email } });
-    await logActivity(tx, actor, "station.email", `Set the podcast owner email ${email}`);
+    await logActivity(tx, actor, "station.email", keyedMessage("admin.activityStationEmail", { email }));
   });
   return email;
 }

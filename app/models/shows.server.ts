@@ -1,3 +1,4 @@
+import { keyedMessage } from "~/i18n/keyed";
 import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
@@ -102,7 +103,12 @@ export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_AC
         data: { ...showColumns(input), artworkId: file?.id ?? null },
         select: { id: true, slug: true, name: true },
       });
-      await logActivity(tx, actor, "show.created", `Added show "${created.name}"${file ? " with artwork" : ""}`);
+      await logActivity(
+        tx,
+        actor,
+        "show.created",
+        keyedMessage(file ? "admin.activityShowCreatedArtwork" : "admin.activityShowCreated", { name: created.name }),
+      );
       return { result: created, replaced: [] };
     });
   } catch (error) {
@@ -128,8 +134,12 @@ export async function updateShow(id: string, input: ShowInput, actor: AdminActor
         data: { ...showColumns(input), ...(dropArtwork ? { artworkId: file?.id ?? null } : {}) },
         select: { id: true, slug: true, name: true },
       });
-      const note = file ? " (new artwork)" : artwork.remove && previous.artwork ? " (artwork removed)" : "";
-      await logActivity(tx, actor, "show.updated", `Edited show "${updated.name}"${note}`);
+      const summary = file
+        ? "admin.activityShowUpdatedArtwork"
+        : artwork.remove && previous.artwork
+          ? "admin.activityShowUpdatedNoArtwork"
+          : "admin.activityShowUpdated";
+      await logActivity(tx, actor, "show.updated", keyedMessage(summary, { name: updated.name }));
       return { result: updated, replaced: dropArtwork ? [previous.artwork] : [] };
     });
   } catch (error) {
@@ -145,7 +155,7 @@ export async function deleteShow(id: string, actor: AdminActor = SYSTEM_ACTOR): 
     const removed = await tx.show.findUnique({ where: { id }, select: { id: true, name: true, artwork: { select: { key: true, variantWidths: true } } } });
     if (!removed) throw ScheduleError.of("schedule.showGone");
     await tx.show.delete({ where: { id } });
-    await logActivity(tx, actor, "show.deleted", `Deleted show "${removed.name}"`);
+    await logActivity(tx, actor, "show.deleted", keyedMessage("admin.activityShowDeleted", { name: removed.name }));
     return { result: { id: removed.id, name: removed.name }, replaced: [removed.artwork] };
   });
   publish("schedule:changed", { action: "deleted", records: [show] });

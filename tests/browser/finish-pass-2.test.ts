@@ -328,4 +328,36 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
       await page.context().close();
     });
   });
+
+  describe("item 6: the admin's language, accessible names included", () => {
+    beforeAll(async () => {
+      await createEvent({ name: "Konser Kampus", date: "2026-12-27", time: "19:30", poster: await testImage("#993355", 800, 1000) }, SYSTEM_ACTOR);
+    });
+    const words = {
+      en: { logged: 'Uploaded event "Konser Kampus"', foreign: /Mengunggah event/, edit: "Edit Konser Kampus", button: "Edit" },
+      id: {
+        logged: 'Mengunggah event "Konser Kampus"',
+        foreign: /Uploaded event|Edited event|Added a chart player/,
+        edit: "Ubah Konser Kampus",
+        button: "Ubah",
+      },
+    } as const;
+
+    describe.each(["phone", "desktop"] as const)("%s", (viewport) => {
+      it.each(["en", "id"] as const)("in %s: the activity log and the event list's Edit buttons", async (language) => {
+        const word = words[language];
+        const page = await open({ viewport, language, asAdmin: true });
+        await page.goto(`${server.url}/dashboard-admin`);
+        // The log sits in a collapsed section: read what it holds.
+        await page.locator(".activity-list").getByText(word.logged).first().waitFor({ state: "attached" });
+        expect(await page.locator(".activity-list").textContent()).not.toMatch(word.foreign);
+        await screenshot(page, `p2-dashboard-${language}`);
+        await page.goto(`${server.url}/eventsAdmin`);
+        const edit = page.getByRole("link", { name: word.edit, exact: true });
+        await edit.waitFor();
+        expect((await edit.innerText()).trim()).toBe(word.button);
+        await page.context().close();
+      });
+    });
+  });
 });
