@@ -66,7 +66,8 @@ export function EpisodeTranscript({ episodeId, currentTime, onSeek }: EpisodeMed
           onChange={(event) => setQuery(event.currentTarget.value)}
           className="episode-transcript__search"
         />
-        <label className="caption">
+        {/* A 44 px chip: the (invisible) checkbox covers all of it. */}
+        <label className="caption check-chip">
           <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} /> {t("player.followAudio")}
         </label>
       </div>

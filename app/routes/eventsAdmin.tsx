@@ -120,7 +120,7 @@ export default function EventsAdmin() {
                 thumb={{ image: event.poster, alt: t("events.posterAlt", { name: event.name }), poster: true }}
                 actions={
                   <>
-                    <EditLink to={`?edit=${event.id}`} aria-label={t("events.editLabel", { name: event.name })} />
+                    <EditLink to={`?edit=${event.id}`} readAlso={` ${event.name}`} />
                     <DeleteForm
                       formId={`delete-${event.id}`}
                       intent="delete-event"
