@@ -28,19 +28,42 @@ RUN npm run build \
   && find node_modules -name '*.map' -delete \
   && grep -q query_compiler_fast_bg.postgresql build/index.js
 
+# ffmpeg for the one job the app gives it: WAV/FLAC/AIFF episodes (cover art included) to MP3
+# listening copies at -16 LUFS (loudnorm, libmp3lame). Debian's ffmpeg package brings ~300 MB of
+# codec, GPU and display libraries; this is Debian bookworm's own ffmpeg source (with its
+# patches), configured for those formats only (and the null output of the measuring pass): one
+# 2 MB binary that links libmp3lame and zlib.
+FROM node:24-bookworm-slim AS ffmpeg
+RUN if [ -f /etc/apt/sources.list.d/debian.sources ]; then \
+      sed -i 's/^Types: deb$/Types: deb deb-src/' /etc/apt/sources.list.d/debian.sources; \
+    else sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >>/etc/apt/sources.list; fi \
+  && apt-get update \
+  && apt-get install -y --no-install-recommends dpkg-dev gcc make pkg-config nasm libmp3lame-dev zlib1g-dev xz-utils
+WORKDIR /src
+RUN apt-get source --download-only ffmpeg && dpkg-source --no-check -x ffmpeg_*.dsc ffmpeg \
+  && cd ffmpeg && ./configure --prefix=/opt/ffmpeg --enable-small --disable-debug --disable-doc \
+     --disable-everything --disable-autodetect --disable-network --disable-avdevice --disable-ffplay --disable-ffprobe \
+     --enable-libmp3lame --enable-zlib \
+     --enable-protocol=file,pipe \
+     --enable-demuxer=wav,w64,aiff,flac,mp3,image2 --enable-muxer=mp3,null \
+     --enable-parser=flac,mpegaudio,png,mjpeg \
+     --enable-decoder=pcm_s16le,pcm_s16be,pcm_s24le,pcm_s24be,pcm_s32le,pcm_s32be,pcm_f32le,pcm_f32be,pcm_f64le,pcm_f64be,pcm_u8,pcm_s8,pcm_alaw,pcm_mulaw,flac,mp3,mp3float,png,mjpeg \
+     --enable-encoder=libmp3lame,pcm_s16le,wrapped_avframe,png,mjpeg \
+     --enable-filter=loudnorm,aresample,aformat,anull,volume,scale,format,null \
+  && make -j"$(nproc)" && make install
+
 FROM node:24-bookworm-slim
-# ffmpeg encodes WAV/FLAC/AIFF episode uploads to MP3 listening copies at -16 LUFS. Its GPU
-# drivers (Mesa with LLVM, ~170 MB) are only ever loaded on demand (dlopen) for hardware video
-# decoding, which audio never uses, so they go; ffmpeg itself links none of them.
-# npm, corepack and yarn go too: the server and the operator's commands run with plain node.
+# npm, corepack and yarn go: the server and the operator's commands run with plain node.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg \
-  && dpkg --purge --force-depends libgl1-mesa-dri libllvm15 libz3-4 libglx-mesa0 \
-     libdrm-amdgpu1 libdrm-intel1 libdrm-nouveau2 libdrm-radeon1 \
-  && ffmpeg -hide_banner -loglevel error -f lavfi -i sine=duration=0.1 -af loudnorm=I=-16 -c:a libmp3lame -f null - \
-  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/share/doc /usr/share/man /usr/share/locale \
-     /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-* \
-     /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg
+  && apt-get install -y --no-install-recommends libmp3lame0 \
+  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+     /opt/yarn-* /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg
+COPY --from=ffmpeg /opt/ffmpeg/bin/ffmpeg /usr/local/bin/ffmpeg
+# The app's two passes on a generated second of sound: measure, then normalise and encode.
+RUN node -e "const n=8000,b=Buffer.alloc(44+n*2);b.write('RIFF',0);b.writeUInt32LE(36+n*2,4);b.write('WAVEfmt ',8);b.writeUInt32LE(16,16);b.writeUInt16LE(1,20);b.writeUInt16LE(1,22);b.writeUInt32LE(8000,24);b.writeUInt32LE(16000,28);b.writeUInt16LE(2,32);b.writeUInt16LE(16,34);b.write('data',36);b.writeUInt32LE(n*2,40);for(let i=0;i<n;i++)b.writeInt16LE(Math.round(8000*Math.sin(i/4)),44+i*2);require('fs').writeFileSync('/tmp/t.wav',b)" \
+  && ffmpeg -hide_banner -loglevel error -i /tmp/t.wav -af loudnorm=I=-16:print_format=json -f null - \
+  && ffmpeg -hide_banner -loglevel error -i /tmp/t.wav -af loudnorm=I=-16:linear=true -ar 44100 -c:a libmp3lame -b:a 128k -f mp3 /tmp/t.mp3 \
+  && rm /tmp/t.wav /tmp/t.mp3
 WORKDIR /app
 ENV NODE_ENV=production \
     PORT=3000 \

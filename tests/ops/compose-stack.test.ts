@@ -236,14 +236,13 @@ describe.skipIf(skipReason !== null && !required)(`the operator's stack on a rea
       "sh",
       "spin-radio:local",
       "-c",
-      "du -sm /usr/local/bin/node /app/node_modules /app/build /app/public /usr/lib/x86_64-linux-gnu | sort -rn; ls /app; ls /app/node_modules | grep -cx 'tsx\\|typescript\\|vitest\\|@remix-run/dev\\|prisma' || true; ffmpeg -hide_banner -version | head -1",
+      "du -sm /usr/local/bin/node /usr/local/bin/ffmpeg /app/node_modules /app/build /app/public /usr/lib/x86_64-linux-gnu | sort -rn; ls /app; ls /app/node_modules | grep -cx 'tsx\\|typescript\\|vitest\\|@remix-run/dev\\|prisma' || true; ffmpeg -hide_banner -version | head -1",
     ]);
     figures.imageContents = stdout.trim().replace(/\s+/g, " ");
     expect(stdout).not.toMatch(/^tests$|^README/m);
     expect(stdout).toMatch(/^0$/m);
     expect(stdout).toMatch(/ffmpeg version/);
-    // Most of it is Debian's ffmpeg with its codec libraries (about 300 MB) and Node (120 MB).
-    expect(Number(size)).toBeLessThanOrEqual(700e6);
+    expect(Number(size)).toBeLessThanOrEqual(400e6);
   });
 
   it("serves the station through the proxy over HTTPS: health, /listen, the feed and an episode with Range", async () => {
