@@ -224,7 +224,14 @@ export default function DashboardAdmin() {
       <AdminSection
         id="rewind-title"
         title={t("admin.rewind")}
-        description={t("admin.rewindStorage", rewindStorage)}
+        description={
+          // "0 KB (0 segments)" said nothing: say that nothing is recorded, and why.
+          rewindStorage.hours === "0"
+            ? t("admin.rewindOff")
+            : rewindStorage.segments === "0"
+              ? t("admin.rewindNothingYet", rewindStorage)
+              : t("admin.rewindStorage", rewindStorage)
+        }
         actions={
           <Link to="/recordings-admin" className="button button--ghost">
             {t("admin.rewindRecordings")}

@@ -268,10 +268,15 @@ describeInBrowser("the listener experience", () => {
   });
 
   it("pauses the live stream when a podcast starts", async () => {
-    const page = await open(browser, "desktop", `${server.url}/play/2`);
+    // Live first, then to an episode's play page (the bar keeps the live stream until the page's player starts).
+    const page = await open(browser, "desktop", `${server.url}/listen`);
     await page.getByRole("button", { name: "Play the live stream" }).click();
     await expect.poll(() => page.locator(".live-player").getAttribute("data-status"), { timeout: 15_000 }).toBe("playing");
-    await page.getByRole("button", { name: /^Play (?!the live)/ }).click();
+    const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
+    const title = (await card.getByRole("heading").textContent())!;
+    await card.getByRole("link", { name: title }).click();
+    await page.waitForURL("**/play/*");
+    await page.getByRole("button", { name: `Play ${title}` }).click();
     await expect.poll(() => page.locator(".live-player").getAttribute("data-status")).toBe("idle");
     await page.context().close();
   });
