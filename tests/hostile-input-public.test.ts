@@ -304,12 +304,16 @@ describe("hostile input: listener forms and endpoints", () => {
       );
     });
 
-    it("sends a listener who is not signed in to sign in, changing nothing", async () => {
+    it("sends a listener who is not signed in to sign in, keeping only their mark in a session", async () => {
       const before = await freshSnapshot();
       const response = await post(`/favorites/${episodeId}`, urlencoded({ favorite: "true", redirectTo: "https://evil.example/" }));
       expect(response.status).toBe(302);
       expect(response.headers.get("location")).toBe("/login?redirectTo=%2Ffavorites");
-      expect(snapshotChanges(before, await takeSnapshot())).toEqual([]);
+      // The guest's ♡ waits in one new server-side session until they sign in; no favourite or anything else is written.
+      const changes = snapshotChanges(before, await takeSnapshot());
+      expect(changes.filter((change) => !change.startsWith("ListenerSession:"))).toEqual([]);
+      const [, was, now] = /^ListenerSession: (\d+) → (\d+) rows/.exec(changes[0] ?? "") ?? [];
+      expect(Number(now) - Number(was), changes.join("\n")).toBe(1);
     });
 
     it("never redirects off the site after marking a favourite", async () => {
