@@ -271,7 +271,8 @@ export default function ScheduleAdmin() {
                   <input type="radio" name="kind" value="once" defaultChecked={slotEditing ? !slotEditing.rrule : false} /> {t("schedule.once")}
                 </label>
               </fieldset>
-              <fieldset className="schedule-fieldset">
+              {/* Weekdays and the last date belong to a weekly slot: hidden while "once" is picked (schedule.css, no JavaScript needed). */}
+              <fieldset className="schedule-fieldset schedule-fieldset--weekly">
                 <legend className="admin-label">{t("schedule.daysWeekly")}</legend>
                 {WEEKDAYS.map((day) => (
                   <Checkbox key={day} name={`day-${day}`} label={weekdayName(day, locale)} defaultChecked={slotEditing?.days.includes(day) ?? false} />

@@ -390,4 +390,31 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
       });
     });
   });
+
+  describe("item 7: a one-off airing's form", () => {
+    const words = {
+      en: { once: "Once (special)", weekly: "Weekly", days: "Days (weekly)", last: "Last date (optional)", first: "First date" },
+      id: { once: "Sekali (spesial)", weekly: "Mingguan", days: "Hari (mingguan)", last: "Tanggal terakhir (opsional)", first: "Tanggal pertama" },
+    } as const;
+    describe.each(["phone", "desktop"] as const)("%s", (viewport) => {
+      it.each(["en", "id"] as const)("in %s: hides the weekday boxes and the last date while 'once' is picked", async (language) => {
+        const word = words[language];
+        const page = await open({ viewport, language, asAdmin: true });
+        await page.goto(`${server.url}/schedule-admin`);
+        const days = page.getByRole("group", { name: word.days });
+        const last = page.getByLabel(word.last);
+        await days.waitFor();
+        expect(await last.isVisible()).toBe(true);
+        await page.getByRole("radio", { name: word.once }).check();
+        await days.waitFor({ state: "hidden" });
+        expect(await last.isVisible()).toBe(false);
+        expect(await page.getByLabel(word.first).isVisible()).toBe(true);
+        await screenshot(page, `p2-slot-once-${language}`);
+        await page.getByRole("radio", { name: word.weekly }).check();
+        await days.waitFor();
+        expect(await last.isVisible()).toBe(true);
+        await page.context().close();
+      });
+    });
+  });
 });
