@@ -171,8 +171,9 @@ export function PlayerBar({
 
   const { live, episode } = state;
   const showEpisode = hydrated && state.showing === "episode" && episode !== null;
-  // On the play page of the episode it shows, the page's own player is the one player: the bar stands aside (its audio plays on).
-  const docked = showEpisode && state.pageEpisodeId === episode.info.id;
+  // On the play page of the episode it shows, the page's own player is the one episode player: the bar
+  // offers the live stream there instead of a second set of the same episode's controls (its audio plays on).
+  const barShowsEpisode = showEpisode && state.pageEpisodeId !== episode.info.id;
   const liveActive = live.status !== "idle";
   const liveNow = hydrated ? live.nowPlaying : nowPlaying;
   // Rewinding: the song at the playhead, not the live edge's.
@@ -210,15 +211,14 @@ export function PlayerBar({
     <section
       ref={bar}
       className="live-player"
-      aria-label={showEpisode ? t("player.episodePlayer", { title: episode.info.title }) : t("player.liveStream", { station: station.name })}
+      aria-label={barShowsEpisode ? t("player.episodePlayer", { title: episode.info.title }) : t("player.liveStream", { station: station.name })}
       data-status={live.status}
-      data-showing={showEpisode ? "episode" : "live"}
+      data-showing={barShowsEpisode ? "episode" : "live"}
       data-on-air={liveNow.onAir}
       data-rewinding={rewind.active || undefined}
-      data-docked={docked || undefined}
     >
       <div className="live-player__inner container">
-        {docked ? null : showEpisode ? (
+        {barShowsEpisode ? (
           // The player shows an episode only once its controls have loaded (see loadEpisodeBar).
           EpisodeBar && <EpisodeBar station={station} episode={episode} speed={state.speed} />
         ) : (

@@ -144,14 +144,19 @@ describeInBrowser("nothing under the player bar", () => {
       const problems: string[] = [];
       for (const route of ROUTES) {
         await page.goto(`${server.url}${route}`);
-        await page.getByRole("button", { name: /Play the live stream/ }).waitFor();
+        await page
+          .getByRole("button", { name: /Play the live stream/ })
+          .waitFor()
+          .catch((error: Error) => {
+            throw new Error(`${route}: ${error.message}`);
+          });
         await page.keyboard.press("Escape"); // the latest-event popup on /events
         problems.push(...(await checkBothEnds(page)).map((p) => `${route} ${p}`));
       }
       // The taller episode bar, started from a card without leaving /listen.
       await page.goto(`${server.url}/listen`);
       const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
-      await card.getByRole("link", { name: /^Play / }).click();
+      await card.getByRole("button", { name: /^Play / }).click();
       await page.locator('.live-player[data-showing="episode"]').waitFor();
       problems.push(...(await checkBothEnds(page)).map((p) => `/listen (episode bar) ${p}`));
       expect(problems).toEqual([]);

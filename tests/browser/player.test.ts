@@ -205,12 +205,13 @@ const measured: Record<string, number | string> = {};
     await page.getByRole("button", { name: `Play ${title}` }).click();
     await msUntil(() => advancing(page, episodeTime), 10_000, "the episode to play from the play page");
     expect(await page.getByRole("button", { name: `Pause ${title}` }).isVisible()).toBe(true);
-    // One player on its play page: the bar stands aside while it shows the page's episode.
-    expect(await page.locator(".live-player").isVisible()).toBe(false);
+    // One episode player on its play page: the page's; the bar offers the live stream meanwhile.
+    expect(await page.locator(".live-player").getAttribute("data-showing")).toBe("live");
+    expect(await page.locator(".live-player").getByRole("button", { name: "Play the live stream" }).isVisible()).toBe(true);
 
     // One thing audible at a time: the live stream pauses the episode (the play page says so),
     // and the play page's button takes the bar back from live.
-    await page.keyboard.press("k"); // pause the episode; the bar still stands aside
+    await page.keyboard.press("k"); // pause the episode
     await page.getByRole("button", { name: `Play ${title}` }).waitFor();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "LISTEN" }).click();
     await page.waitForURL("**/listen");
