@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { SYSTEM_ACTOR } from "~/models/activity.server";
 import { addEmbed } from "~/models/embeds.server";
 import { createEvent } from "~/models/events.server";
+import { db } from "~/services/db.server";
 import { describeInBrowser, launchBrowser, newPage, screenshot, viewports, axeViolations } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -36,6 +37,9 @@ describeInBrowser("the listener experience", () => {
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer({ SEED_CONTENT: "true" }), launchBrowser()]);
+    // These tests start from no events and one chart player of their own: the demo's go first.
+    await db().event.deleteMany();
+    await db().embed.deleteMany();
     await addEmbed('<iframe src="https://open.spotify.com/embed/episode/first" title="Top 10 this week" height="152"></iframe>', SYSTEM_ACTOR);
   });
   afterAll(async () => {
@@ -158,7 +162,7 @@ describeInBrowser("the listener experience", () => {
 
   it("opens and closes the menu and profile drawers (Escape, outside click) and the PIN dialog", async () => {
     const page = await open(browser, "phone", `${server.url}/listen`);
-    await page.getByRole("button", { name: "MENU" }).click();
+    await page.getByRole("button", { name: "MENU", exact: true }).click();
     const menu = page.getByRole("dialog", { name: "Menu" });
     await menu.waitFor();
     expect(await menu.getByRole("navigation").getByRole("link").allTextContents()).toEqual(["LISTEN", "WATCH", "NEWS", "CHART", "CREW", "EVENTS"]);
@@ -192,7 +196,7 @@ describeInBrowser("the listener experience", () => {
     const pin = page.getByRole("dialog", { name: "Admin access" });
     await page.waitForTimeout(300);
     expect(await pin.isVisible()).toBe(true);
-    expect(await page.locator("input[name=redirectTo]").inputValue()).toBe("/CrewAdmin");
+    expect(await pin.locator("input[name=redirectTo]").inputValue()).toBe("/CrewAdmin");
     await screenshot(page, "listener-pin-dialog");
     await page.keyboard.press("Escape");
     await page.waitForURL((url) => !url.search.includes("pin="));
