@@ -248,7 +248,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
   it("works without JavaScript on a phone: MENU and profile drawers, and the theme switch", async () => {
     const page = await open({ viewport: "phone", javaScriptEnabled: false });
     await page.goto(`${server.url}/news`);
-    await page.getByRole("button", { name: "MENU" }).click();
+    await page.getByRole("button", { name: "MENU", exact: true }).click();
     const menu = page.locator("#menu-drawer");
     await menu.getByRole("link", { name: "EVENTS" }).waitFor();
     await menu.getByRole("link", { name: "Close menu" }).click();

@@ -162,7 +162,7 @@ describeInBrowser("schedule in the listener's time zone", () => {
     );
     expect(saved.ok).toBe(true);
     await page.goto(`${server.url}/shows/daily-drive`);
-    await page.getByRole("list", { name: "Episodes of Daily Drive" }).getByRole("link", { name: "Play Daily Drive: Monday" }).click();
+    await page.getByRole("list", { name: "Episodes of Daily Drive" }).getByRole("button", { name: "Play Daily Drive: Monday" }).click();
     expect(new URL(page.url()).pathname).toBe("/shows/daily-drive");
     await expect.poll(() => page.locator(".live-player").getAttribute("data-showing")).toBe("episode");
     expect(await page.locator(".player-episode__title").textContent()).toBe("Daily Drive: Monday");

@@ -191,7 +191,10 @@ export function FormStatus() {
   const { result } = useAdminFormState();
   const line = useRef<HTMLParagraphElement>(null);
   // Each new answer is brought into view, clear of the sticky button row and the player bar (scroll-padding, admin.css).
-  useEffect(() => line.current?.scrollIntoView({ block: "nearest" }), [result]);
+  // Braces: Chromium's scrollIntoView now returns a promise, which React would take for a cleanup function.
+  useEffect(() => {
+    line.current?.scrollIntoView({ block: "nearest" });
+  }, [result]);
   // A message already shown under its field is not repeated.
   if (!result || (!result.ok && Object.values(result.errors ?? {}).includes(result.message))) return null;
   return (
