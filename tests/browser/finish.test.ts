@@ -182,7 +182,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
     // Editing shows the saved values; saving leaves edit mode with an empty form.
     await page.getByRole("link", { name: "Edit Rina" }).click();
     const edit = page.locator('form[aria-label="Edit Rina"]');
-    expect(await edit.getByLabel("Email").inputValue()).toBe("rina@example.org");
+    expect(await edit.getByLabel("Email", { exact: true }).inputValue()).toBe("rina@example.org");
     await edit.getByLabel("Job title").fill("Producer");
     await edit.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Rina saved.").waitFor();
