@@ -16,9 +16,12 @@ describe("rewind storage on the admin dashboard", () => {
     await server?.stop();
   });
 
-  it("shows the bytes, the hours and the number of segments the buffer holds now", async () => {
+  it("says it is not recording yet, then shows the bytes, the hours and the number of segments the buffer holds", async () => {
     const dashboard = async () => (await fetch(`${server.url}/dashboard-admin`, { headers: { Cookie: admin } })).text();
-    expect(await dashboard()).toContain(`${formatBytes(0)} of storage for the last 3 hours of the live stream (0 segments).`);
+    // Nothing kept yet: it says so and why, not "0 KB (0 segments)".
+    const empty = await dashboard();
+    expect(empty).toContain("Not recording yet: nothing of the live stream has been kept (it keeps the last 3 hours).");
+    expect(empty).not.toContain("(0 segments)");
     const now = Date.now();
     for (const sequence of [1, 2, 3]) {
       await db().rewindSegment.create({

@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
+import { DEMO_EPISODE_EXTRAS } from "~/models/demo-content.server";
 import { db } from "~/services/db.server";
 import { adminCookie } from "../helpers/admin";
 import { describeInBrowser, launchBrowser, newPage } from "../helpers/browser";
@@ -80,7 +82,12 @@ async function stationContent(): Promise<string[]> {
     db().crewMember.findMany({ select: { name: true, jobTitle: true, bio: true, address: true, email: true } }),
     db().songPlay.findMany({ select: { artist: true, title: true, raw: true, showName: true } }),
   ]);
-  return [...episodes, ...shows, ...events, ...crew, ...songs]
+  // The demo stream's programme (songs keep arriving while the pages are read) and the demo episodes'
+  // transcripts and chapters are content too.
+  const programme = JSON.parse(await readFile("prisma/seed-assets/programme/programme.json", "utf8")) as { tracks: { artist: string; title: string }[] };
+  const tracks = programme.tracks.map(({ artist, title }) => ({ artist, title }));
+  const extras = Object.values(DEMO_EPISODE_EXTRAS).map(({ transcript, chapters }) => ({ transcript, chapters: chapters.map((c) => c.title).join("\n") }));
+  return [...episodes, ...shows, ...events, ...crew, ...songs, ...tracks, ...extras]
     .flatMap((row) => Object.values(row) as string[])
     .flatMap((text) => [text, ...text.split(/\n+/)])
     .map((text) => text.trim())
