@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { db } from "~/services/db.server";
 import { adminCookie } from "../helpers/admin";
-import { axeViolations, describeInBrowser, launchBrowser, screenshot, viewports } from "../helpers/browser";
+import { axeViolations, describeInBrowser, launchBrowser, openVisitorPage, screenshot, viewports } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 // Issue 29, item 3: every crew member's home address and age were printed on the public CREW page.
@@ -26,21 +26,8 @@ describeInBrowser("crew privacy on the public pages", () => {
     await server?.stop();
   });
 
-  async function open(viewport: keyof typeof viewports, language: Language, { asAdmin = false, theme = "dark" as "dark" | "light" } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: viewports[viewport], colorScheme: theme, bypassCSP: true });
-    await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
-      route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title>" }),
-    );
-    const cookies = [
-      { name: "lang", value: language, url: server.url },
-      { name: "theme", value: encodeURIComponent(Buffer.from(JSON.stringify(theme)).toString("base64")), url: server.url },
-    ];
-    if (asAdmin) {
-      const at = admin.indexOf("=");
-      cookies.push({ name: admin.slice(0, at), value: admin.slice(at + 1), url: server.url });
-    }
-    await context.addCookies(cookies);
-    return context.newPage();
+  function open(viewport: keyof typeof viewports, language: Language, { asAdmin = false, theme = "dark" as "dark" | "light" } = {}): Promise<Page> {
+    return openVisitorPage(browser, server.url, { viewport, language, theme, admin: asAdmin ? admin : undefined });
   }
 
   /** Everything the public CREW page sends: its HTML and the data its JavaScript reads. */

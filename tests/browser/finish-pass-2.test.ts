@@ -7,7 +7,7 @@ import { createShow } from "~/models/shows.server";
 import { db } from "~/services/db.server";
 import { advancing, episodeTime, msUntil } from "../helpers/audio";
 import { adminCookie, testImage } from "../helpers/admin";
-import { axeViolations, describeInBrowser, launchBrowser, screenshot, viewports } from "../helpers/browser";
+import { axeViolations, describeInBrowser, launchBrowser, openVisitorPage, screenshot, viewports } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 // Issue 29, items 5-9: what a listener and an admin tripped over, done as they did it.
@@ -33,22 +33,11 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
     await db().rateLimit.deleteMany();
   });
 
-  async function open(
+  function open(
     options: { viewport?: keyof typeof viewports; theme?: Theme; language?: Language; asAdmin?: boolean } & Omit<BrowserContextOptions, "viewport"> = {},
   ): Promise<Page> {
-    const { viewport = "desktop", theme = "dark", language = "en", asAdmin, ...rest } = options;
-    const context = await browser.newContext({ viewport: viewports[viewport], locale: LANGUAGES[language], bypassCSP: true, ...rest });
-    // Tests never reach the internet: third-party players get a local stand-in page.
-    await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
-      route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title><p>player</p>" }),
-    );
-    const cookies = [{ name: "theme", value: encodeURIComponent(Buffer.from(JSON.stringify(theme)).toString("base64")), url: server.url }];
-    if (asAdmin) {
-      const at = admin.indexOf("=");
-      cookies.push({ name: admin.slice(0, at), value: admin.slice(at + 1), url: server.url });
-    }
-    await context.addCookies(cookies);
-    return context.newPage();
+    const { language = "en", asAdmin, ...rest } = options;
+    return openVisitorPage(browser, server.url, { ...rest, locale: LANGUAGES[language], admin: asAdmin ? admin : undefined });
   }
 
   /** Serious or critical axe findings, without the third-party players' own frames. */

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { db } from "~/services/db.server";
 import { adminCookie } from "../helpers/admin";
-import { axeViolations, describeInBrowser, launchBrowser, screenshot, viewports } from "../helpers/browser";
+import { axeViolations, describeInBrowser, launchBrowser, openVisitorPage, screenshot, viewports } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 // Issue 29, item 2 (WCAG 2.2 2.4.11 Focus Not Obscured): 17 of 40 Tab stops on /listen sat behind the
@@ -55,21 +55,8 @@ describeInBrowser("keyboard focus is never hidden behind the header, the player 
     await db().rateLimit.deleteMany();
   });
 
-  async function open(viewport: keyof typeof viewports, { theme = "dark" as Theme, language = "en", asAdmin = false } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: viewports[viewport], colorScheme: theme, bypassCSP: true, reducedMotion: "reduce" });
-    await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
-      route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title>" }),
-    );
-    const cookies = [
-      { name: "lang", value: language, url: server.url },
-      { name: "theme", value: encodeURIComponent(Buffer.from(JSON.stringify(theme)).toString("base64")), url: server.url },
-    ];
-    if (asAdmin) {
-      const at = admin.indexOf("=");
-      cookies.push({ name: admin.slice(0, at), value: admin.slice(at + 1), url: server.url });
-    }
-    await context.addCookies(cookies);
-    return context.newPage();
+  function open(viewport: keyof typeof viewports, { theme = "dark" as Theme, language = "en" as "en" | "id", asAdmin = false } = {}): Promise<Page> {
+    return openVisitorPage(browser, server.url, { viewport, theme, language, admin: asAdmin ? admin : undefined, reducedMotion: "reduce" });
   }
   async function hydrated(page: Page) {
     await page.locator(".live-player button:enabled").first().waitFor();

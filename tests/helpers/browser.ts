@@ -40,6 +40,40 @@ export async function newPage(browser: Browser, viewport: keyof typeof viewports
   return context.newPage();
 }
 
+export interface VisitorOptions extends Omit<BrowserContextOptions, "viewport"> {
+  viewport?: keyof typeof viewports | { width: number; height: number };
+  theme?: "dark" | "light";
+  /** The `lang` cookie the language switch sets (unset: the browser's locale decides). */
+  language?: "en" | "id";
+  /** An admin session cookie as `name=value` (tests/helpers/admin.ts adminCookie). */
+  admin?: string;
+}
+
+/**
+ * A page of the station at `url` as a visitor sees it: their screen, theme and language cookies, an
+ * admin session where given, and third-party players answered by a local stand-in (tests never reach the internet).
+ */
+export async function openVisitorPage(browser: Browser, url: string, options: VisitorOptions = {}): Promise<Page> {
+  const { viewport = "desktop", theme = "dark", language, admin, ...rest } = options;
+  const context = await browser.newContext({
+    viewport: typeof viewport === "string" ? viewports[viewport] : viewport,
+    colorScheme: theme,
+    bypassCSP: true,
+    ...rest,
+  });
+  await context.route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title><p>player</p>" }),
+  );
+  const cookies = [{ name: "theme", value: encodeURIComponent(Buffer.from(JSON.stringify(theme)).toString("base64")), url }];
+  if (language) cookies.push({ name: "lang", value: language, url });
+  if (admin) {
+    const at = admin.indexOf("=");
+    cookies.push({ name: admin.slice(0, at), value: admin.slice(at + 1), url });
+  }
+  await context.addCookies(cookies);
+  return context.newPage();
+}
+
 /** Saves a full-page screenshot under test-output/screenshots/<name>-<viewport>.png. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
