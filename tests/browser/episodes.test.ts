@@ -72,8 +72,12 @@ describeInBrowser("publishing an episode and listening to it", () => {
     await listener.goto(`${server.url}/listen`);
     const firstCard = listener.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
     expect(await firstCard.getByRole("heading").textContent()).toBe("Ngobrol Malam: Indie Kampus");
-    // The title and the ▶ both lead to the play page (the ▶ plays in the bar when JavaScript runs).
-    for (const link of await firstCard.locator(`a[href^="/play/"]`).all()) expect(await link.getAttribute("href")).toBe(`/play/${episode.id}`);
+    // The title leads to the play page; once the page runs, the ▶ is a button that plays in the bar
+    // (it is a link there too until then, so the links are read after it has become the button).
+    await firstCard.getByRole("button", { name: /^Play / }).waitFor();
+    const links = await firstCard.locator(`a[href^="/play/"]`).all();
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(await link.getAttribute("href")).toBe(`/play/${episode.id}`);
 
     // Open the play page directly, as from a shared link.
     const ranges: number[] = [];
