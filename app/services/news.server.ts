@@ -1,4 +1,5 @@
 import { getConfig } from "./config.server";
+import { readResponseWithin } from "./http-response.server";
 import { singleton, setSingleton } from "./singleton.server";
 
 // The one module that talks to the news API (api-berita-indonesia shapes, see
@@ -152,23 +153,9 @@ export function parseCategoriesResponse(body: unknown): NewsCategory[] {
 // Fetching, with a timeout and a size cap
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length"));
-  if (declared > maxBytes) throw new UpstreamError("the response is too large");
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new UpstreamError("the response is too large");
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readResponseWithin(response, maxBytes);
+  if (body === null) throw new UpstreamError("the response is too large");
+  return body.toString("utf8");
 }
 
 async function fetchJson(url: string, timeoutMs: number, maxBytes: number): Promise<unknown> {

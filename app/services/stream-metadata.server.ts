@@ -1,4 +1,5 @@
 import { decodeHTML } from "entities";
+import { readResponseWithin } from "./http-response.server";
 
 /**
  * Reading a live stream's metadata (Icecast/SHOUTcast ICY in-band titles).
@@ -150,30 +151,6 @@ export async function fetchWithinOrigin(url: string, init: RequestInit): Promise
     if (!next || next.origin !== origin) throw new UpstreamMisbehaved(`a redirect away from ${origin}`);
     if (hop === MAX_REDIRECTS) throw new UpstreamMisbehaved("too many redirects");
     current = next.href;
-  }
-}
-
-/** The whole body, or UpstreamMisbehaved as soon as it passes `limit` bytes (nothing more is read). */
-export async function readBoundedBody(response: Response, limit: number): Promise<Buffer> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (!response.body || declared > limit) {
-    await response.body?.cancel().catch(() => {});
-    if (declared > limit) throw new UpstreamMisbehaved(`an answer of ${declared} bytes`);
-    return Buffer.alloc(0);
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) return Buffer.concat(chunks, size);
-      size += value.length;
-      if (size > limit) throw new UpstreamMisbehaved(`an answer over ${limit} bytes`);
-      chunks.push(value);
-    }
-  } finally {
-    void reader.cancel().catch(() => {});
   }
 }
 
@@ -329,7 +306,9 @@ export async function readIcecastStatusTitle(streamUrl: string, signal?: AbortSi
     }
     let body: unknown;
     try {
-      body = JSON.parse((await readBoundedBody(response, STATUS_MAX_BYTES)).toString("utf8"));
+      const bytes = await readResponseWithin(response, STATUS_MAX_BYTES);
+      if (bytes === null) throw new UpstreamMisbehaved(`an answer over ${STATUS_MAX_BYTES} bytes`);
+      body = JSON.parse(bytes.toString("utf8"));
     } catch (error) {
       if (error instanceof SyntaxError) return { found: false, misbehaved: "an answer that is not JSON" };
       throw error;
