@@ -63,4 +63,35 @@ describe("applyMigrations", () => {
     expect(half[0].exists).toBe(false);
     await fs.rm(dir, { recursive: true, force: true });
   });
+
+  it("migrates once when several instances start together: the others wait on the lock, then find nothing left", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-migrations-"));
+    await fs.mkdir(path.join(dir, "20200101000000_once"));
+    await fs.writeFile(path.join(dir, "20200101000000_once", "migration.sql"), `CREATE TABLE "Once" (id INT);\nINSERT INTO "Once" VALUES (1);`);
+    // Another instance is migrating: it holds the lock.
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    await holder.query("SELECT pg_advisory_lock(72707369)");
+    const logs: string[][] = [[], [], []];
+    const starts = logs.map((lines) => applyMigrations(database.url, (line) => lines.push(line), dir));
+    // All three instances queue on the lock (and say so) while nothing is applied yet.
+    const waiting = () =>
+      query<{ n: number }>(
+        database.url,
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+    for (let i = 0; i < 100 && (await waiting())[0].n < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await waiting())[0].n).toBe(3);
+    for (const lines of logs) expect(lines).toEqual(["waiting for another instance to finish the database migrations"]);
+    expect((await query<{ t: string | null }>(database.url, `SELECT to_regclass('"Once"')::text AS t`))[0].t).toBeNull();
+
+    await holder.query("SELECT pg_advisory_unlock(72707369)");
+    await holder.end();
+    const applied = await Promise.all(starts);
+    // Exactly one of them applied it; the others found it done.
+    expect(applied.filter((names) => names.length > 0)).toEqual([["20200101000000_once"]]);
+    expect(await query(database.url, `SELECT id FROM "Once"`)).toEqual([{ id: 1 }]);
+    expect(await query(database.url, `SELECT migration_name FROM "_prisma_migrations"`)).toEqual([{ migration_name: "20200101000000_once" }]);
+    await fs.rm(dir, { recursive: true, force: true });
+  });
 });

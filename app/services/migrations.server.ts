@@ -54,7 +54,13 @@ export async function applyMigrations(databaseUrl: string, log: (line: string) =
   await client.connect();
   const applied: string[] = [];
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    // With several instances starting at once (docker compose --scale, an upgrade), one migrates
+    // and the others wait here for it, then find nothing left to apply.
+    const free = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_ADVISORY_LOCK]);
+    if (!free.rows[0].locked) {
+      log("waiting for another instance to finish the database migrations");
+      await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    }
     await client.query(CREATE_MIGRATIONS_TABLE);
     const done = await client.query<{ migration_name: string; checksum: string }>(
       `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
