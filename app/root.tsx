@@ -22,7 +22,7 @@ import { SiteHeader } from "~/components/SiteHeader";
 import { getNowPlaying } from "~/models/now-playing.server";
 import { getBarOnAir, type BarOnAir } from "~/models/schedule.server";
 import { getStationIdentity } from "~/models/station.server";
-import { isAdmin } from "~/services/admin-session.server";
+import { getStaffSession } from "~/services/admin-session.server";
 import { getCurrentUser, isGoogleSignInConfigured } from "~/auth.server";
 import { getConfig, type StationIdentity } from "~/services/config.server";
 import { readTheme, type Theme } from "~/services/theme.server";
@@ -40,7 +40,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, admin, theme, origin] = await Promise.all([getCurrentUser(request), isAdmin(request), readTheme(request), siteOrigin(request.url)]);
+  const [user, admin, theme, origin] = await Promise.all([getCurrentUser(request), getStaffSession(request), readTheme(request), siteOrigin(request.url)]);
   const language = await resolveLanguage(request, user?.language);
   return {
     language,
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The live stream (the station's own or the built-in demo) is recorded when REWIND_HOURS allows.
     canRewind: getConfig().rewindHours > 0,
     user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null,
-    isAdmin: admin,
+    staffRole: admin?.role ?? null,
     theme,
     googleSignIn: isGoogleSignInConfigured(),
   };
@@ -128,7 +128,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const station = data?.station;
   return (
     <Document station={station} theme={data?.theme ?? "dark"} catalog={data?.catalogUrl}>
-      {station && <SiteHeader station={station} user={data.user} isAdmin={data.isAdmin} theme={data.theme} googleSignIn={data.googleSignIn} />}
+      {station && <SiteHeader station={station} user={data.user} staffRole={data.staffRole} theme={data.theme} googleSignIn={data.googleSignIn} />}
       <main id="main" tabIndex={-1}>
         <RegisteredNotice signedIn={Boolean(data?.user)} />
         {children}

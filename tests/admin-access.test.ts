@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "./helpers/server";
 // Every admin page, found the way Remix finds pages (a route module with a component) that ask for
 // an admin session, not copied from the site's table: a page missing from the table fails below.
 const ADMIN_PATHS = readdirSync("app/routes")
-  .filter((file) => file.endsWith(".tsx") && /requireAdmin\(/.test(readFileSync(`app/routes/${file}`, "utf8")))
+  .filter((file) => file.endsWith(".tsx") && /requireStaff\(/.test(readFileSync(`app/routes/${file}`, "utf8")))
   .map((file) => `/${file.replace(/\.tsx$/, "")}`);
 
 /** A snapshot of everything an admin POST could change. */

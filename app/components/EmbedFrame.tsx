@@ -5,6 +5,7 @@ import { useT } from "~/i18n/translate";
 import type { loader as rootLoader } from "~/root";
 import { embedSourceLink } from "~/utils/embed-links";
 import { Icon } from "./Icon";
+import { roleMay } from "~/utils/staff-roles";
 
 export interface EmbedFrameData {
   id: string;
@@ -60,7 +61,9 @@ function ChartEntry({ frame }: { frame: EmbedFrameData }) {
 
 /** The chart list used by /chartcontent, /Chart and /play/{id}. */
 export function EmbedList({ frames }: { frames: EmbedFrameData[] }) {
-  const isAdmin = useRouteLoaderData<typeof rootLoader>("root")?.isAdmin ?? false;
+  const staffRole = useRouteLoaderData<typeof rootLoader>("root")?.staffRole ?? null;
+  // The hint links to the chart's admin page: only for roles that may open it.
+  const isAdmin = staffRole !== null && roleMay(staffRole, "content");
   const { t } = useT();
   if (frames.length === 0) {
     return (

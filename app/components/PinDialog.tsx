@@ -14,9 +14,11 @@ export interface PinDialogProps {
   redirectTo?: string;
   /** Where "Cancel" goes when there is no JavaScript to close the dialog. */
   closeHref?: string;
+  /** A sign-in link from a server render (no-JavaScript post) that asked to sign in first. */
+  signIn?: string;
 }
 
-export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }: PinDialogProps) {
+export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref, signIn }: PinDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const fetcher = useFetcher<PinRefusal>();
@@ -25,6 +27,7 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
   const errorId = useId();
   const busy = fetcher.state !== "idle";
   const message = fetcher.data?.error ?? (fetcher.state === "idle" && !fetcher.data ? error : undefined);
+  const signInTo = fetcher.data ? fetcher.data.signIn : signIn;
 
   // Server-rendered, the dialog is simply open; in the browser it becomes modal,
   // which traps focus and closes on Escape.
@@ -91,6 +94,11 @@ export function PinDialog({ kind, open, onClose, error, redirectTo, closeHref }:
           <p id={errorId} className="form-error" role="alert">
             {message}
           </p>
+        )}
+        {message && signInTo && (
+          <Link to={signInTo} className="button button--ghost">
+            {t("common.pinSignIn")}
+          </Link>
         )}
         <div className="pin-dialog__actions">
           {closeHref ? (

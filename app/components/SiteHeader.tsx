@@ -7,7 +7,8 @@ import { Icon } from "./Icon";
 import * as serverRendered from "./header-dialogs.server";
 import { useT } from "~/i18n/translate";
 import { sameSitePath } from "~/utils/safe-redirect";
-import { adminLinks, publicLinks } from "~/utils/site-pages";
+import { adminLinksFor, publicLinks } from "~/utils/site-pages";
+import type { StaffRole } from "~/utils/staff-roles";
 
 type Dialogs = typeof import("./header-dialogs");
 
@@ -85,13 +86,14 @@ function useDrawerFromUrl() {
 export function SiteHeader({
   station,
   user,
-  isAdmin,
+  staffRole,
   theme,
   googleSignIn,
 }: {
   station: StationIdentity;
   user: { name: string } | null;
-  isAdmin: boolean;
+  /** The open admin session's role (null: no admin session); the strip lists what it may open. */
+  staffRole: StaffRole | null;
   theme: Theme;
   googleSignIn: boolean;
 }) {
@@ -176,13 +178,13 @@ export function SiteHeader({
             </Link>
           </div>
         </div>
-        {isAdmin && (
+        {staffRole && (
           <div className="admin-strip">
             <div className="container admin-strip__inner">
               <span className="admin-strip__badge">{t("common.adminBadge")}</span>
               <nav aria-label={t("common.adminNav")}>
                 <ul>
-                  {adminLinks.map((link) => (
+                  {adminLinksFor(staffRole).map((link) => (
                     <li key={link.to}>
                       <NavLink to={link.to} className="admin-strip__link">
                         {t(link.labelKey)}

@@ -12,12 +12,12 @@ export type PinKind = "admin" | "public";
 
 const settingKey = (kind: PinKind) => `pin.${kind}.hash`;
 
-async function hashPin(pin: string, salt = randomBytes(16)): Promise<string> {
+export async function hashPin(pin: string, salt = randomBytes(16)): Promise<string> {
   const hash = await scryptAsync(pin, salt, 32);
   return `scrypt$${salt.toString("hex")}$${hash.toString("hex")}`;
 }
 
-async function matchesHash(pin: string, stored: string): Promise<boolean> {
+export async function matchesHash(pin: string, stored: string): Promise<boolean> {
   const [, saltHex, hashHex] = stored.split("$");
   const expected = Buffer.from(hashHex, "hex");
   const actual = await scryptAsync(pin, Buffer.from(saltHex, "hex"), expected.length);

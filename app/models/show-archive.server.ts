@@ -248,6 +248,7 @@ export function listShowRecordings() {
       episodeId: true,
       error: true,
       audioKey: true,
+      showId: true,
       show: { select: { name: true, slug: true } },
     },
   });

@@ -12,7 +12,7 @@ import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { createCrewMember, deleteCrewMember, listCrewMembers, updateCrewMember, validateCrewMember } from "~/models/crew.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { requireStaff } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { CREW_MEMBER_LABELS, crewMemberFields } from "~/utils/forms/crew-member";
 import { fieldConstraints } from "~/utils/forms/form";
@@ -20,14 +20,14 @@ import { fieldConstraints } from "~/utils/forms/form";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("chart.crewAdminMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, "content");
   const members = await listCrewMembers();
   const editId = new URL(request.url).searchParams.get("edit");
   return { members, editing: members.find((member) => member.id === editId) ?? null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "content");
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "save-member": async ({ fields, files }) => {

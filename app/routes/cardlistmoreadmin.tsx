@@ -10,7 +10,7 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { cardImageHandlers, listCardImages } from "~/models/episodes.server";
 import { listShowChoices } from "~/models/shows.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { requireStaff } from "~/services/admin-session.server";
 import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { toDateTimeLocal } from "~/utils/time-zone";
@@ -18,14 +18,14 @@ import { toDateTimeLocal } from "~/utils/time-zone";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.cardsMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, "content");
   const timeZone = getConfig().stationTimezone;
   const [cards, shows] = await Promise.all([listCardImages(10), listShowChoices()]);
   return { cards, shows, defaultPublishedAt: toDateTimeLocal(new Date(), timeZone), timeZone };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return answerAdminForm(request, cardImageHandlers(await requireAdminActor(request)));
+  return answerAdminForm(request, cardImageHandlers(await requireStaff(request, "content")));
 }
 
 export default function CardListMoreAdmin() {

@@ -12,14 +12,14 @@ import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { listChartFrames } from "~/models/chart.server";
 import { addEmbed, deleteEmbed } from "~/models/embeds.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { requireStaff } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("chart.adminMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, "content");
   return {
     frames: await listChartFrames(),
     allowedHosts: getConfig().embedAllowedHosts.map((host) => host.replace(/^\*\./, "")),
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "content");
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "add-embed": async ({ fields }) => {

@@ -22,18 +22,19 @@ import { rewindUsage } from "~/models/rewind.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
 import { changePin } from "~/models/pins.server";
 import { canonicalOrigin, confirmSiteOrigin } from "~/models/site-origin.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
-import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
+import { requireStaff } from "~/services/admin-session.server";
+import { answerAdminForm, pageScoped, permitted, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
 import { fieldConstraints, keyedMessage, parseForm } from "~/utils/forms/form";
 import { PIN_MAX_LENGTH, pinChangeSchema } from "~/utils/forms/pin";
 import { SITE_ORIGIN_INVALID, siteOriginSchema, stationEmailSchema } from "~/utils/forms/station";
+import { roleMay } from "~/utils/staff-roles";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("admin.dashboardMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  const actor = await requireStaff(request, "content");
   const [jumbotron, cards, crewImages, activity, askStationEmail, rewind, demo] = await Promise.all([
     getSiteImage("jumbotron"),
     listCardImages(5),
@@ -62,6 +63,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     editing,
     rewindStorage,
     hasDemoContent: demo !== null,
+    // The station's own settings (PINs, address, demo removal, jumbotron) are a manager's.
+    manages: roleMay(actor.role, "station"),
   };
 }
 
@@ -71,36 +74,37 @@ const limits = fieldConstraints(siteOriginSchema);
 const imageRequired = { ok: false, message: "forms.imageRequired", errors: { image: "forms.imageRequired" } };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "content");
+  const managerOnly = (handler: AdminHandler) => permitted(request, actor, "station", handler);
   return answerAdminForm(request, {
     ...cardImageHandlers(actor),
     // One step back to an empty station: everything the seed added goes (demo-content.server.ts).
-    "remove-demo-content": pageScoped(async () =>
-      (await removeDemoContent(actor)) ? { ok: true, message: "admin.demoRemoved" } : { ok: false, message: "admin.demoGone" },
+    "remove-demo-content": managerOnly(
+      pageScoped(async () => ((await removeDemoContent(actor)) ? { ok: true, message: "admin.demoRemoved" } : { ok: false, message: "admin.demoGone" })),
     ),
-    "site-origin": async ({ fields }) => {
+    "site-origin": managerOnly(async ({ fields }) => {
       if (getConfig().publicUrl) return { ok: false, message: "admin.siteAddressFixed" };
       const check = parseForm(siteOriginSchema, fields, SITE_ORIGIN_INVALID);
       if (!check.ok) return check;
       return { ok: true, message: keyedMessage("admin.siteAddressConfirmed", { origin: await confirmSiteOrigin(check.value.origin, actor) }) };
-    },
-    "change-pin": async ({ fields }) => {
+    }),
+    "change-pin": managerOnly(async ({ fields }) => {
       const check = parseForm(pinChangeSchema, fields, "admin.nothingSaved");
       if (!check.ok) return check;
       await changePin(check.value.kind, check.value.pin, actor);
       return { ok: true, message: check.value.kind === "admin" ? "admin.adminPinChanged" : "admin.publicPinChanged" };
-    },
-    "save-station-email": async ({ fields }) => {
+    }),
+    "save-station-email": managerOnly(async ({ fields }) => {
       const check = parseForm(stationEmailSchema, fields, "admin.nothingSaved");
       if (!check.ok) return check;
       const email = await saveStationEmail(check.value.email, actor);
       return { ok: true, message: keyedMessage("admin.stationEmailSaved", { email }) };
-    },
-    "replace-jumbotron": async ({ files }) => {
+    }),
+    "replace-jumbotron": managerOnly(async ({ files }) => {
       if (!files.image) return imageRequired;
       await replaceSiteImage("jumbotron", files.image, actor);
       return { ok: true, message: "admin.jumbotronChanged" };
-    },
+    }),
     "add-crew-image": async ({ files }) => {
       if (!files.image) return imageRequired;
       const key = await addCrewImage(files.image, actor);
@@ -133,7 +137,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DashboardAdmin() {
-  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress, editing, rewindStorage, hasDemoContent } =
+  const { jumbotron, cards, crewImages, activity, askStationEmail, timeZone, siteAddress, editing, rewindStorage, hasDemoContent, manages } =
     useLoaderData<typeof loader>();
   useLiveData("images:changed", "events:changed", "embeds:changed");
   // A refused replacement keeps that picture's panel open so its message shows where it was sent
@@ -143,8 +147,8 @@ export default function DashboardAdmin() {
   const { t } = useT();
   return (
     <AdminPage title={t("admin.dashboardTitle")} intro={t("admin.dashboardIntro")}>
-      {askStationEmail && <StationEmailPrompt />}
-      {hasDemoContent && (
+      {manages && askStationEmail && <StationEmailPrompt />}
+      {manages && hasDemoContent && (
         <AdminSection id="demo-content-title" title={t("admin.demoTitle")} collapsible defaultOpen={false}>
           <p className="muted">{t("admin.demoDescription")}</p>
           <DeleteForm
@@ -159,67 +163,73 @@ export default function DashboardAdmin() {
         </AdminSection>
       )}
       <div className="admin-columns">
-        <AdminSection id="jumbotron-title" title={t("admin.jumbotron")} collapsible>
-          <ReplaceImageForm
-            formId="jumbotron"
-            intent="replace-jumbotron"
-            label={t("admin.jumbotronNew")}
-            current={jumbotron}
-            currentAlt={t("admin.jumbotronCurrent")}
-            aspect="16 / 9"
-            submitLabel={t("admin.jumbotronChange")}
-          />
-        </AdminSection>
+        {manages && (
+          <AdminSection id="jumbotron-title" title={t("admin.jumbotron")} collapsible>
+            <ReplaceImageForm
+              formId="jumbotron"
+              intent="replace-jumbotron"
+              label={t("admin.jumbotronNew")}
+              current={jumbotron}
+              currentAlt={t("admin.jumbotronCurrent")}
+              aspect="16 / 9"
+              submitLabel={t("admin.jumbotronChange")}
+            />
+          </AdminSection>
+        )}
         <AdminSection id="activity-title" title={t("admin.activityTitle")} description={t("admin.activityDescription")} collapsible defaultOpen={false}>
           <ActivityList items={activity} timeZone={timeZone} />
         </AdminSection>
       </div>
 
-      <AdminSection
-        id="site-address-title"
-        title={t("admin.siteAddress")}
-        description={
-          siteAddress.fixed
-            ? t("admin.siteAddressFixedDescription", { origin: siteAddress.origin })
-            : siteAddress.confirmed
-              ? t("admin.siteAddressConfirmedDescription", { origin: siteAddress.origin })
-              : t("admin.siteAddressUnconfirmedDescription")
-        }
-      >
-        {!siteAddress.fixed && (
-          <AdminForm formId="site-origin" intent="site-origin" className="admin-form admin-form--inline" aria-label={t("admin.siteAddressFormLabel")}>
-            <Field name="origin" label={t("admin.siteAddress")} type="url" {...limits.origin} defaultValue={siteAddress.origin} />
-            <FormStatus />
-            <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.siteAddressConfirm")}</SubmitButton>
-          </AdminForm>
-        )}
-      </AdminSection>
+      {manages && (
+        <AdminSection
+          id="site-address-title"
+          title={t("admin.siteAddress")}
+          description={
+            siteAddress.fixed
+              ? t("admin.siteAddressFixedDescription", { origin: siteAddress.origin })
+              : siteAddress.confirmed
+                ? t("admin.siteAddressConfirmedDescription", { origin: siteAddress.origin })
+                : t("admin.siteAddressUnconfirmedDescription")
+          }
+        >
+          {!siteAddress.fixed && (
+            <AdminForm formId="site-origin" intent="site-origin" className="admin-form admin-form--inline" aria-label={t("admin.siteAddressFormLabel")}>
+              <Field name="origin" label={t("admin.siteAddress")} type="url" {...limits.origin} defaultValue={siteAddress.origin} />
+              <FormStatus />
+              <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.siteAddressConfirm")}</SubmitButton>
+            </AdminForm>
+          )}
+        </AdminSection>
+      )}
 
-      <AdminSection id="pins-title" title={t("admin.pins")} description={t("admin.pinsDescription")} collapsible defaultOpen={false}>
-        {(["admin", "public"] as const).map((kind) => (
-          <AdminForm
-            key={kind}
-            formId={`pin-${kind}`}
-            intent="change-pin"
-            className="admin-form admin-form--inline"
-            aria-label={t(kind === "admin" ? "admin.adminPinFormLabel" : "admin.publicPinFormLabel")}
-          >
-            <input type="hidden" name="kind" value={kind} />
-            <Field
-              name="pin"
-              label={t(kind === "admin" ? "admin.adminPinNew" : "admin.publicPinNew")}
-              type="password"
-              autoComplete="new-password"
-              inputMode={kind === "admin" ? "numeric" : undefined}
-              maxLength={PIN_MAX_LENGTH[kind]}
-              required
-            />
-            <Field name="confirm" label={t("admin.pinRepeat")} type="password" autoComplete="new-password" maxLength={PIN_MAX_LENGTH[kind]} required />
-            <FormStatus />
-            <SubmitButton pendingLabel={t("admin.saving")}>{t(kind === "admin" ? "admin.adminPinChange" : "admin.publicPinChange")}</SubmitButton>
-          </AdminForm>
-        ))}
-      </AdminSection>
+      {manages && (
+        <AdminSection id="pins-title" title={t("admin.pins")} description={t("admin.pinsDescription")} collapsible defaultOpen={false}>
+          {(["admin", "public"] as const).map((kind) => (
+            <AdminForm
+              key={kind}
+              formId={`pin-${kind}`}
+              intent="change-pin"
+              className="admin-form admin-form--inline"
+              aria-label={t(kind === "admin" ? "admin.adminPinFormLabel" : "admin.publicPinFormLabel")}
+            >
+              <input type="hidden" name="kind" value={kind} />
+              <Field
+                name="pin"
+                label={t(kind === "admin" ? "admin.adminPinNew" : "admin.publicPinNew")}
+                type="password"
+                autoComplete="new-password"
+                inputMode={kind === "admin" ? "numeric" : undefined}
+                maxLength={PIN_MAX_LENGTH[kind]}
+                required
+              />
+              <Field name="confirm" label={t("admin.pinRepeat")} type="password" autoComplete="new-password" maxLength={PIN_MAX_LENGTH[kind]} required />
+              <FormStatus />
+              <SubmitButton pendingLabel={t("admin.saving")}>{t(kind === "admin" ? "admin.adminPinChange" : "admin.publicPinChange")}</SubmitButton>
+            </AdminForm>
+          ))}
+        </AdminSection>
+      )}
 
       <AdminSection
         id="rewind-title"

@@ -14,7 +14,8 @@ import { useT, type Translator } from "~/i18n/translate";
 import { createEpisode, deleteEpisode, listAllEpisodes, parseEpisodeId, updateEpisode, validateEpisode } from "~/models/episodes.server";
 import { listCrewMembers } from "~/models/crew.server";
 import { listShowChoices } from "~/models/shows.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { forbidden, requireStaff, type StaffActor } from "~/services/admin-session.server";
+import { inScope, showOfEpisode, showScope } from "~/models/staff.server";
 import { discardEpisodeForm, EpisodeFormRefused, readEpisodeForm, type EpisodeFormPost } from "~/services/episode-form.server";
 import { artworkNote } from "~/services/images.server";
 import { getConfig } from "~/services/config.server";
@@ -30,43 +31,52 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matc
 const FORMATS: Record<string, string> = { "audio/mpeg": "MP3", "audio/mp4": "M4A", "audio/wav": "WAV", "audio/flac": "FLAC", "audio/aiff": "AIFF" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  const actor = await requireStaff(request, "shows");
+  // A Host sees and changes only the episodes of the shows they host.
+  const scope = await showScope(actor);
   // The labels below are made of the episodes' own data (format, size, stored messages), so they are written here.
   const { t, locale } = await requestTranslator(request);
   const timeZone = getConfig().stationTimezone;
   const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
   const format = (contentType: string) => FORMATS[contentType] ?? t("admin.audioFormatUnknown");
   const now = new Date();
-  const episodes = (await listAllEpisodes()).map((episode) => ({
-    id: episode.id,
-    title: episode.title,
-    description: episode.description,
-    scheduled: episode.publishedAt > now,
-    when: when.format(episode.publishedAt),
-    publishedAtLocal: toDateTimeLocal(episode.publishedAt, timeZone),
-    details: `${formatDuration(episode.durationSeconds)} · ${format(episode.audio.contentType)} · ${formatBytes(episode.audio.size)}`,
-    cover: episode.cover,
-    audio: { url: mediaUrl(episode.audio), label: `${format(episode.audio.contentType)}, ${formatDuration(episode.durationSeconds)}` },
-    // The listening copy: encoding progress or why it failed, while the episode waits unpublished.
-    listening: episode.listeningReady ? null : episode.encodeError ? { error: translateMessage(episode.encodeError, t) } : { progress: episode.encodeProgress },
-    original: episode.originalAudio
-      ? {
-          url: mediaUrl(episode.originalAudio),
-          label: t("admin.episodeOriginal", { format: format(episode.originalAudio.contentType), size: formatBytes(episode.originalAudio.size) }),
-        }
-      : null,
-    artworkNote: artworkNote(episode.cover, t),
-    transcript: episode.transcript
-      ? { url: mediaUrl(episode.transcript), label: t(episode.transcript.contentType === "text/vtt" ? "admin.transcriptVtt" : "admin.transcriptSrt") }
-      : null,
-    chaptersJson: episode.chapters ? JSON.stringify(episode.chapters, null, 1) : "",
-    seasonNumber: episode.seasonNumber,
-    episodeNumber: episode.episodeNumber,
-    credits: episode.credits.map((credit) => credit.crewMember.id),
-    showId: episode.show?.id ?? null,
-    showName: episode.show?.name ?? null,
-  }));
-  const [crewMembers, shows] = await Promise.all([listCrewMembers(), listShowChoices()]);
+  const episodes = (await listAllEpisodes())
+    .filter((episode) => inScope(scope, episode.show?.id))
+    .map((episode) => ({
+      id: episode.id,
+      title: episode.title,
+      description: episode.description,
+      scheduled: episode.publishedAt > now,
+      when: when.format(episode.publishedAt),
+      publishedAtLocal: toDateTimeLocal(episode.publishedAt, timeZone),
+      details: `${formatDuration(episode.durationSeconds)} · ${format(episode.audio.contentType)} · ${formatBytes(episode.audio.size)}`,
+      cover: episode.cover,
+      audio: { url: mediaUrl(episode.audio), label: `${format(episode.audio.contentType)}, ${formatDuration(episode.durationSeconds)}` },
+      // The listening copy: encoding progress or why it failed, while the episode waits unpublished.
+      listening: episode.listeningReady
+        ? null
+        : episode.encodeError
+          ? { error: translateMessage(episode.encodeError, t) }
+          : { progress: episode.encodeProgress },
+      original: episode.originalAudio
+        ? {
+            url: mediaUrl(episode.originalAudio),
+            label: t("admin.episodeOriginal", { format: format(episode.originalAudio.contentType), size: formatBytes(episode.originalAudio.size) }),
+          }
+        : null,
+      artworkNote: artworkNote(episode.cover, t),
+      transcript: episode.transcript
+        ? { url: mediaUrl(episode.transcript), label: t(episode.transcript.contentType === "text/vtt" ? "admin.transcriptVtt" : "admin.transcriptSrt") }
+        : null,
+      chaptersJson: episode.chapters ? JSON.stringify(episode.chapters, null, 1) : "",
+      seasonNumber: episode.seasonNumber,
+      episodeNumber: episode.episodeNumber,
+      credits: episode.credits.map((credit) => credit.crewMember.id),
+      showId: episode.show?.id ?? null,
+      showName: episode.show?.name ?? null,
+    }));
+  const [crewMembers, showChoices] = await Promise.all([listCrewMembers(), listShowChoices()]);
+  const shows = showChoices.filter((show) => inScope(scope, show.id));
   const crew = crewMembers.map((member) => ({ id: member.id, name: member.name, jobTitle: member.jobTitle }));
   const editId = parseEpisodeId(new URL(request.url).searchParams.get("edit") ?? undefined);
   return {
@@ -86,14 +96,14 @@ function answer(t: Translator["t"], result: AdminResult, refusedStatus: 400 | 41
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "shows");
   // Uploads carry audio: one at a time, so parallel ones never add up in memory.
   const isUpload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
   const { t } = await requestTranslator(request);
   return isUpload ? oneUploadAtATime(() => saveEpisodePost(request, actor, t)) : saveEpisodePost(request, actor, t);
 }
 
-async function saveEpisodePost(request: Request, actor: { adminSessionId: string }, t: Translator["t"]) {
+async function saveEpisodePost(request: Request, actor: StaffActor, t: Translator["t"]) {
   let post;
   try {
     post = await readEpisodeForm(request);
@@ -102,6 +112,7 @@ async function saveEpisodePost(request: Request, actor: { adminSessionId: string
     return answer(t, { formId: "episode-form", ok: false, message: error.message, scope: "page" });
   }
   try {
+    await requireEpisodeInScope(request, post, actor);
     return await handleEpisodePost(post, actor, t);
   } finally {
     // The staged audio is in storage now, or refused: either way its temp file goes.
@@ -109,7 +120,24 @@ async function saveEpisodePost(request: Request, actor: { adminSessionId: string
   }
 }
 
-async function handleEpisodePost(post: EpisodeFormPost, actor: { adminSessionId: string }, t: Translator["t"]) {
+/**
+ * A Host may change only their shows' episodes, and a new one must belong to one of their shows:
+ * any other post (a crafted id or show) is refused whole with 403.
+ */
+async function requireEpisodeInScope(request: Request, post: EpisodeFormPost, actor: StaffActor): Promise<void> {
+  const scope = await showScope(actor);
+  const { fields } = post;
+  if (scope === null || (fields.intent !== "save-episode" && fields.intent !== "delete-episode")) return;
+  const id = fields.id ? parseEpisodeId(fields.id) : null;
+  const existingShow = id !== null ? await showOfEpisode(id) : null;
+  const allowed =
+    fields.intent === "delete-episode"
+      ? inScope(scope, existingShow)
+      : (id === null || inScope(scope, existingShow)) && (fields.showId === undefined ? id !== null : inScope(scope, fields.showId));
+  if (!allowed) throw await forbidden(request);
+}
+
+async function handleEpisodePost(post: EpisodeFormPost, actor: StaffActor, t: Translator["t"]) {
   const { fields } = post;
   const formId = fields.formId ?? "";
   if (fields.intent === "delete-episode") {

@@ -13,7 +13,7 @@ import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { createEvent, deleteEvent, listEvents, updateEvent, validateEvent } from "~/models/events.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { requireStaff } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped } from "~/services/admin-forms.server";
 import { eventFields } from "~/utils/forms/event";
 import { fieldConstraints } from "~/utils/forms/form";
@@ -21,7 +21,7 @@ import { fieldConstraints } from "~/utils/forms/form";
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("events.adminMetaTitle") }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, "content");
   const { t, locale } = await requestTranslator(request);
   const events = (await listEvents()).map((event) => ({
     id: event.id,
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "content");
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "save-event": async ({ fields, files }) => {

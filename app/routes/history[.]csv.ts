@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requestTranslator } from "~/i18n/language.server";
 import { songHistoryCsv } from "~/models/song-history.server";
-import { requireAdmin } from "~/services/admin-session.server";
+import { requireStaff } from "~/services/admin-session.server";
 import { getConfig } from "~/services/config.server";
 import { fromDateTimeLocal } from "~/utils/time-zone";
 
 // GET /history.csv?from=YYYY-MM-DD&to=YYYY-MM-DD (admin) — the songs of those station days, for licensing reports.
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, "content");
   const url = new URL(request.url);
   const timeZone = getConfig().stationTimezone;
   const fromDay = url.searchParams.get("from") ?? "";

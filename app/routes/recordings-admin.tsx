@@ -20,7 +20,8 @@ import {
   RecordingError,
   setShowArchive,
 } from "~/models/show-archive.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { forbidden, requireStaff } from "~/services/admin-session.server";
+import { inScope, showOfRecording, showScope } from "~/models/staff.server";
 import { answerAdminForm } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
@@ -40,11 +41,15 @@ const STATUS: Record<string, MessageKey> = {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  const actor = await requireStaff(request, "shows");
   const { stationTimezone: timeZone, rewindHours } = getConfig();
   const { locale } = await requestTranslator(request);
   const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
-  const [usage, recordings, shows] = await Promise.all([rewindUsage(), listShowRecordings(), listShowArchiveSettings()]);
+  // A Host sees and archives only the shows they host.
+  const scope = await showScope(actor);
+  const [usage, allRecordings, allShows] = await Promise.all([rewindUsage(), listShowRecordings(), listShowArchiveSettings()]);
+  const shows = allShows.filter((show) => inScope(scope, show.id));
+  const recordings = allRecordings.filter((recording) => inScope(scope, recording.showId));
   return {
     shows,
     rewindHours,
@@ -72,10 +77,16 @@ const archiveLimits = fieldConstraints(showArchiveSchema);
 const trimLimits = fieldConstraints(trimSchema);
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "shows");
+  const scope = await showScope(actor);
+  // A Host's post naming another show or its recording is refused whole (403), also with crafted fields.
+  const requireShow = async (showId: string | null) => {
+    if (!inScope(scope, showId)) throw await forbidden(request);
+  };
   const { t } = await requestTranslator(request);
   return answerAdminForm(request, {
     "publish-draft": async ({ fields }) => {
+      await requireShow(await showOfRecording(fields.id ?? ""));
       const trim = parseForm(trimSchema, fields, TRIM_WHOLE_SECONDS);
       if (!trim.ok) return trim;
       try {
@@ -87,6 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     },
     "show-archive": async ({ fields }) => {
+      await requireShow(fields.id ?? "");
       const setting = parseForm(showArchiveSchema, fields, "");
       if (!setting.ok) return { ...setting, message: showArchiveProblem(setting.errors) };
       const { archive, preroll: prerollSeconds, postroll: postrollSeconds } = setting.value;
@@ -94,6 +106,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return saved ? { ok: true, message: t("schedule.saved") } : { ok: false, message: t("schedule.showGone") };
     },
     "discard-draft": async ({ fields }) => {
+      await requireShow(await showOfRecording(fields.id ?? ""));
       await discardDraft(fields.id ?? "");
       return { ok: true, message: t("schedule.draftDiscarded") };
     },

@@ -26,7 +26,8 @@ import {
   validateSlot,
 } from "~/models/schedule.server";
 import { createShow, deleteShow, listShows, updateShow, validateShow } from "~/models/shows.server";
-import { requireAdmin, requireAdminActor } from "~/services/admin-session.server";
+import { currentHostIds, inScope, showOfSlot, showScope } from "~/models/staff.server";
+import { forbidden, requireStaff } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { timeIn } from "~/utils/airing-format";
@@ -39,10 +40,14 @@ export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matc
 const UPCOMING_DAYS = 14;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const [shows, crew] = await Promise.all([listShows(), listCrewMembers()]);
+  const actor = await requireStaff(request, "shows");
+  // A Host sees and changes only the shows they host.
+  const scope = await showScope(actor);
+  const [allShows, crew] = await Promise.all([listShows(), listCrewMembers()]);
+  const shows = allShows.filter((show) => inScope(scope, show.id));
+  const showIds = new Set(shows.map((show) => show.id));
   const now = new Date();
-  const airings = await listAirings(now, new Date(now.getTime() + UPCOMING_DAYS * 86_400_000));
+  const airings = (await listAirings(now, new Date(now.getTime() + UPCOMING_DAYS * 86_400_000))).filter((airing) => showIds.has(airing.showId));
   const url = new URL(request.url);
   const editShow = shows.find((show) => show.id === url.searchParams.get("edit")) ?? null;
   const slotId = url.searchParams.get("slot");
@@ -66,6 +71,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     editSlot: editSlot && { ...editSlot, days: slotDays(editSlot.rrule) },
     stationTimeZone: getConfig().stationTimezone,
     today: new Date().toISOString().slice(0, 10),
+    // Adding and deleting shows, and choosing their hosts, is for managers and producers.
+    allShows: scope === null,
   };
 }
 
@@ -87,21 +94,32 @@ function translatingRefusals(translator: Translator, handlers: Record<string, Ad
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminActor(request);
+  const actor = await requireStaff(request, "shows");
+  const scope = await showScope(actor);
+  // A Host's post naming a show, slot or airing that is not theirs is refused whole (403), also with crafted fields.
+  const requireShow = async (showId: string | null) => {
+    if (!inScope(scope, showId)) throw await forbidden(request);
+  };
+  const requireSlot = async (slotId: string | undefined) => requireShow(await showOfSlot(slotId ?? ""));
   const translator = await requestTranslator(request);
   const { t } = translator;
   return answerAdminForm(
     request,
     translatingRefusals(translator, {
       "save-show": async ({ fields, files }) => {
+        if (scope !== null && !fields.id) throw await forbidden(request);
+        if (fields.id) await requireShow(fields.id);
         const check = validateShow({
           name: fields.name ?? "",
           slug: fields.slug ?? "",
           description: fields.description ?? "",
           colour: fields.colour ?? "",
-          hostIds: Object.keys(fields)
-            .filter((name) => name.startsWith("host-"))
-            .map((name) => name.slice(5)),
+          hostIds:
+            scope === null
+              ? Object.keys(fields)
+                  .filter((name) => name.startsWith("host-"))
+                  .map((name) => name.slice(5))
+              : await currentHostIds(fields.id ?? ""),
         });
         // Message keys: answerAdminForm translates the message and each field's error.
         if (!check.ok) return check;
@@ -114,6 +132,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return { ok: true, message: t("schedule.showAdded", { show: show.name }) };
       },
       "delete-show": pageScoped(async ({ fields }) => {
+        if (scope !== null) throw await forbidden(request);
         await deleteShow(fields.id ?? "", actor);
         return { ok: true, message: fields.name ? t("schedule.showDeleted", { show: fields.name }) : t("schedule.showDeletedUnnamed") };
       }),
@@ -128,17 +147,21 @@ export async function action({ request }: ActionFunctionArgs) {
         });
         if (!check.ok) return check;
         if (fields.slotId) {
+          await requireSlot(fields.slotId);
           await updateSlot(fields.slotId, check.value, actor);
           return { ok: true, message: t("schedule.slotSaved") };
         }
+        await requireShow(fields.showId ?? "");
         await createSlot(fields.showId ?? "", check.value, actor);
         return { ok: true, message: t("schedule.slotAdded") };
       },
       "delete-slot": pageScoped(async ({ fields }) => {
+        await requireSlot(fields.slotId);
         await deleteSlot(fields.slotId ?? "", actor);
         return { ok: true, message: t("schedule.slotRemoved") };
       }),
       "cancel-airing": pageScoped(async ({ fields }) => {
+        await requireSlot(fields.slotId);
         await cancelAiring(fields.slotId ?? "", fields.originalStart ?? "", actor);
         return { ok: true, message: t("schedule.airingCancelled", { start: (fields.originalStart ?? "").replace("T", " ") }) };
       }),
@@ -146,6 +169,7 @@ export async function action({ request }: ActionFunctionArgs) {
         const check = parseForm(moveAiringFields, fields, "");
         if (!check.ok) return { ...check, message: Object.values(check.errors)[0] };
         const { newStart, duration } = check.value;
+        await requireSlot(fields.slotId);
         await moveAiring(fields.slotId ?? "", fields.originalStart ?? "", newStart, duration, actor);
         return { ok: true, message: t("schedule.airingMoved", { start: newStart.replace("T", " ") }) };
       }),
@@ -173,7 +197,7 @@ function Checkbox({ name, label, defaultChecked }: { name: string; label: string
 }
 
 export default function ScheduleAdmin() {
-  const { shows, crew, airings, editShow, editSlot, stationTimeZone, today } = useLoaderData<typeof loader>();
+  const { shows, crew, airings, editShow, editSlot, stationTimeZone, today, allShows } = useLoaderData<typeof loader>();
   useLiveData("schedule:changed");
   const translator = useT();
   const { t, locale } = translator;
@@ -184,55 +208,64 @@ export default function ScheduleAdmin() {
   return (
     <AdminPage title={t("schedule.adminHeading")} intro={t("schedule.adminIntro", { zone: stationTimeZone })}>
       <div className="admin-columns">
-        <AdminSection id="show-form-title" title={showEditing ? t("schedule.editShow", { show: showEditing.name }) : t("schedule.addShowTitle")}>
-          <EditForm
-            formId="show-form"
-            intent="save-show"
-            editing={showEditing}
-            addLabel={t("schedule.addShowTitle")}
-            addButton={t("schedule.addShow")}
-            saveButton={t("schedule.saveShow")}
-            successTo="/schedule-admin"
-          >
-            <Field name="name" label={t("schedule.name")} defaultValue={showEditing?.name} {...showLimits.name} autoComplete="off" />
-            <Field
-              name="slug"
-              label={t("schedule.slugLabel")}
-              hint={t("schedule.slugHint")}
-              defaultValue={showEditing?.slug}
-              {...showLimits.slug}
-              autoComplete="off"
-            />
-            <Field
-              name="description"
-              label={t("schedule.description")}
-              multiline
-              rows={4}
-              defaultValue={showEditing?.description}
-              {...showLimits.description}
-            />
-            <Field name="colour" label={t("schedule.colour")} type="color" defaultValue={showEditing?.colour ?? DEFAULT_SHOW_COLOUR} {...showLimits.colour} />
-            <ImagePicker
-              name="artwork"
-              label={keepCurrentLabel(t("schedule.artwork"), Boolean(showEditing?.artwork), { optional: true, t })}
-              current={showEditing?.artwork}
-              currentAlt={showEditing ? t("schedule.currentArtworkFor", { show: showEditing.name }) : ""}
-              hint={t("schedule.artworkHint")}
-            />
-            {showEditing?.artwork && <Checkbox name="removeArtwork" label={t("schedule.removeArtwork")} defaultChecked={false} />}
-            <fieldset className="schedule-fieldset">
-              <legend className="admin-label">{t("schedule.hosts")}</legend>
-              {crew.length === 0 ? (
-                <p className="caption">{t("schedule.addCrewFirst")}</p>
-              ) : (
-                crew.map((member) => (
-                  <Checkbox key={member.id} name={`host-${member.id}`} label={member.name} defaultChecked={showEditing?.hostIds.includes(member.id) ?? false} />
-                ))
+        {(allShows || showEditing) && (
+          <AdminSection id="show-form-title" title={showEditing ? t("schedule.editShow", { show: showEditing.name }) : t("schedule.addShowTitle")}>
+            <EditForm
+              formId="show-form"
+              intent="save-show"
+              editing={showEditing}
+              addLabel={t("schedule.addShowTitle")}
+              addButton={t("schedule.addShow")}
+              saveButton={t("schedule.saveShow")}
+              successTo="/schedule-admin"
+            >
+              <Field name="name" label={t("schedule.name")} defaultValue={showEditing?.name} {...showLimits.name} autoComplete="off" />
+              <Field
+                name="slug"
+                label={t("schedule.slugLabel")}
+                hint={t("schedule.slugHint")}
+                defaultValue={showEditing?.slug}
+                {...showLimits.slug}
+                autoComplete="off"
+              />
+              <Field
+                name="description"
+                label={t("schedule.description")}
+                multiline
+                rows={4}
+                defaultValue={showEditing?.description}
+                {...showLimits.description}
+              />
+              <Field name="colour" label={t("schedule.colour")} type="color" defaultValue={showEditing?.colour ?? DEFAULT_SHOW_COLOUR} {...showLimits.colour} />
+              <ImagePicker
+                name="artwork"
+                label={keepCurrentLabel(t("schedule.artwork"), Boolean(showEditing?.artwork), { optional: true, t })}
+                current={showEditing?.artwork}
+                currentAlt={showEditing ? t("schedule.currentArtworkFor", { show: showEditing.name }) : ""}
+                hint={t("schedule.artworkHint")}
+              />
+              {showEditing?.artwork && <Checkbox name="removeArtwork" label={t("schedule.removeArtwork")} defaultChecked={false} />}
+              {allShows && (
+                <fieldset className="schedule-fieldset">
+                  <legend className="admin-label">{t("schedule.hosts")}</legend>
+                  {crew.length === 0 ? (
+                    <p className="caption">{t("schedule.addCrewFirst")}</p>
+                  ) : (
+                    crew.map((member) => (
+                      <Checkbox
+                        key={member.id}
+                        name={`host-${member.id}`}
+                        label={member.name}
+                        defaultChecked={showEditing?.hostIds.includes(member.id) ?? false}
+                      />
+                    ))
+                  )}
+                  <GroupError name="hosts" />
+                </fieldset>
               )}
-              <GroupError name="hosts" />
-            </fieldset>
-          </EditForm>
-        </AdminSection>
+            </EditForm>
+          </AdminSection>
+        )}
 
         <AdminSection id="slot-form-title" title={slotEditing ? t("schedule.editSlot") : t("schedule.addSlotTitle")} description={t("schedule.slotFormIntro")}>
           {shows.length === 0 ? (
@@ -313,13 +346,15 @@ export default function ScheduleAdmin() {
               actions={
                 <>
                   <EditLink to={`?edit=${show.id}`} aria-label={t("schedule.editShow", { show: show.name })} />
-                  <DeleteForm
-                    formId={`delete-${show.id}`}
-                    intent="delete-show"
-                    hidden={{ id: show.id, name: show.name }}
-                    confirm={t("schedule.confirmDeleteShow", { show: show.name })}
-                    readAs={t("schedule.deleteShow", { show: show.name })}
-                  />
+                  {allShows && (
+                    <DeleteForm
+                      formId={`delete-${show.id}`}
+                      intent="delete-show"
+                      hidden={{ id: show.id, name: show.name }}
+                      confirm={t("schedule.confirmDeleteShow", { show: show.name })}
+                      readAs={t("schedule.deleteShow", { show: show.name })}
+                    />
+                  )}
                 </>
               }
             >

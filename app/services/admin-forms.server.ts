@@ -3,6 +3,8 @@ import type { AdminResult } from "~/components/admin/AdminForm";
 import { requestTranslator } from "~/i18n/language.server";
 import { keyedMessage, translateFormResult, translateMessage } from "~/utils/forms/form";
 import { isPlainText } from "~/utils/plain-text";
+import { roleMay, type StaffPermission, type StaffRole } from "~/utils/staff-roles";
+import { forbidden } from "./admin-session.server";
 import { readMultipart, readPartBounded, readUrlEncoded, type FormLimits } from "./form-body.server";
 import { formatBytes, MAX_IMAGE_BYTES, UploadError } from "./uploads.server";
 
@@ -109,4 +111,18 @@ export async function answerAdminForm(request: Request, handlers: Record<string,
     if (!(error instanceof UploadError)) throw error;
     return refused({ ok: false, message: error.message });
   }
+}
+
+/**
+ * A form handler only a role with `permission` may run, inside a page other roles may use (the
+ * dashboard's PINs and station settings): anyone else's post is refused with 403 and changes nothing.
+ */
+export function permitted(request: Request, actor: { role: StaffRole }, permission: StaffPermission, handler: AdminHandler): AdminHandler {
+  return Object.assign(
+    async (form: AdminFormData) => {
+      if (!roleMay(actor.role, permission)) throw await forbidden(request);
+      return handler(form);
+    },
+    handler.scope ? { scope: handler.scope } : {},
+  );
 }

@@ -5,6 +5,7 @@
  * (server/page-cache.ts); the security middleware takes large uploads only where the table says.
  * Exports a page does not use are dropped from the browser bundle (plain data, tree-shaken).
  */
+import { roleMay, type StaffPermission, type StaffRole } from "./staff-roles";
 
 /**
  * The public links, in the order the station lists them (header, drawer, footer). Labels are
@@ -19,24 +20,39 @@ export const publicLinks = [
   { to: "/events", labelKey: "common.navEvents" },
 ] as const;
 
-/** The admin area's pages, shown in the header's ADMIN strip while an admin session is open. */
+/**
+ * The admin area's pages, shown in the header's ADMIN strip while an admin session is open, each
+ * with the permission its loader's guard asks for (the strip shows a role only what it may open).
+ */
 export const adminLinks = [
-  { to: "/dashboard-admin", labelKey: "common.adminNavDashboard" },
-  { to: "/chartcontentadmin", labelKey: "common.adminNavChart" },
-  { to: "/CrewAdmin", labelKey: "common.adminNavCrew" },
-  { to: "/eventsAdmin", labelKey: "common.adminNavEvents" },
-  { to: "/schedule-admin", labelKey: "common.adminNavSchedule" },
-  { to: "/cardlistmoreadmin", labelKey: "common.adminNavPodcastCards" },
-  { to: "/episodes-admin", labelKey: "common.adminNavEpisodes" },
-  { to: "/recordings-admin", labelKey: "common.adminNavRecordings" },
-] as const;
+  { to: "/dashboard-admin", labelKey: "common.adminNavDashboard", permission: "content" },
+  { to: "/chartcontentadmin", labelKey: "common.adminNavChart", permission: "content" },
+  { to: "/CrewAdmin", labelKey: "common.adminNavCrew", permission: "content" },
+  { to: "/eventsAdmin", labelKey: "common.adminNavEvents", permission: "content" },
+  { to: "/schedule-admin", labelKey: "common.adminNavSchedule", permission: "shows" },
+  { to: "/cardlistmoreadmin", labelKey: "common.adminNavPodcastCards", permission: "content" },
+  { to: "/episodes-admin", labelKey: "common.adminNavEpisodes", permission: "shows" },
+  { to: "/recordings-admin", labelKey: "common.adminNavRecordings", permission: "shows" },
+  { to: "/activity-admin", labelKey: "common.adminNavActivity", permission: "station" },
+  { to: "/staff-admin", labelKey: "common.adminNavStaff", permission: "account" },
+] as const satisfies readonly { to: string; labelKey: string; permission: StaffPermission }[];
 
 /** Where the admin PIN lands without a (valid) page to return to. */
 export const ADMIN_HOME = "/dashboard-admin";
 
-/** Whether `pathname` is one of the admin area's pages (the admin PIN returns only to these). */
-export function isAdminPage(pathname: string): boolean {
-  return adminLinks.some((link) => link.to === pathname);
+/** A role's landing page: the dashboard, or a Host's own shows. */
+export function adminHome(role: StaffRole): string {
+  return roleMay(role, "content") ? ADMIN_HOME : "/schedule-admin";
+}
+
+/** The admin pages a role may open, in the strip's order. */
+export function adminLinksFor(role: StaffRole) {
+  return adminLinks.filter((link) => roleMay(role, link.permission));
+}
+
+/** Whether `pathname` is one of the admin area's pages (the admin PIN returns only to these), for `role` when given. */
+export function isAdminPage(pathname: string, role?: StaffRole): boolean {
+  return adminLinks.some((link) => link.to === pathname && (!role || roleMay(role, link.permission)));
 }
 
 /**

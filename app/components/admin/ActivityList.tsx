@@ -3,7 +3,7 @@ import type { ActivityListItem } from "~/models/activity.server";
 import { translateMessage } from "~/utils/forms/form";
 import { Icon } from "../Icon";
 
-type Activity = Omit<ActivityListItem, "createdAt" | "session"> & {
+type Activity = Omit<ActivityListItem, "createdAt" | "session" | "actorUserId"> & {
   createdAt: string | Date;
   session: { label: string; startedAt: string | Date | null; clientIp: string | null } | null;
 };
@@ -20,7 +20,7 @@ function when(value: string | Date, locale: string, timeZone: string): string {
   return format.format(new Date(value));
 }
 
-/** The newest admin changes: what, when, and from which admin session. */
+/** The newest admin changes: what, when, who (the staff member, when there was one) and from which admin session. */
 export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone: string }) {
   const { t, locale } = useT();
   if (items.length === 0) {
@@ -38,6 +38,8 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
           <p className="activity-list__summary">{translateMessage(item.summary, t)}</p>
           <p className="caption">
             <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, locale, timeZone)}</time>
+            {" · "}
+            <span className="activity-list__actor">{item.actorName ? t("admin.activityBy", { name: item.actorName }) : t("admin.activityByStation")}</span>
             {" · "}
             {item.session
               ? item.session.clientIp

@@ -14,6 +14,14 @@ export interface PinRefusal {
   error: string;
   kind: PinKind;
   redirectTo: string;
+  /** Where to sign in first (the station has a manager: the admin PIN is a second factor on a staff account). */
+  signIn?: string;
+}
+
+/** Sign-in, then back to the admin PIN dialog for the same page. */
+export function signInHref(redirectTo: string): string {
+  const back = `/listen?${new URLSearchParams({ pin: "admin", ...(redirectTo ? { redirectTo } : {}) })}`;
+  return `/login?${new URLSearchParams({ redirectTo: back })}`;
 }
 
 // PinDialog (the public site's header chunk, kept free of zod) sets the same lengths as maxLength.
