@@ -1,8 +1,10 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import { adminCookie, postAdminForm, testImage } from "./helpers/admin";
+import { Visitor } from "./helpers/visitor";
 import { startServerProcess, type ChildServer } from "./helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { startS3rver, type RunningS3 } from "./helpers/s3rver";
@@ -90,5 +92,41 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two app instances behind a load
     const onA = await fetch(`${a.url}/eventsAdmin`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(onA.status).toBe(302);
     expect(onA.headers.get("location")).toMatch(/^\/listen\?pin=admin/);
+  });
+
+  it("refuses a staff member on both instances at their next request once a manager revokes the role on one", async () => {
+    const onA = { manager: new Visitor(a.url), producer: new Visitor(a.url) };
+    for (const [who, visitor] of Object.entries(onA)) {
+      const email = `${who}-scale@example.com`;
+      expect((await visitor.post("/register", { name: `Scale ${who}`, email, password: "long enough 12", conPassword: "long enough 12" })).status).toBe(302);
+    }
+    // A fresh station: the first signed-in account to enter the PIN becomes its manager.
+    expect((await onA.manager.post("/pin", { kind: "admin", pin: "123456" })).status).toBe(302);
+    const managerOnB = new Visitor(b.url);
+    for (const [name, value] of onA.manager.cookies) managerOnB.cookies.set(name, value);
+    const grant = await managerOnB.post("/staff-admin", {
+      intent: "grant",
+      formId: "staff-grant",
+      email: "producer-scale@example.com",
+      role: "producer",
+      crewMemberId: "",
+    });
+    expect(grant.status).toBe(200);
+    expect((await onA.producer.post("/pin", { kind: "admin", pin: "123456" })).status).toBe(302);
+    const producerOnB = new Visitor(b.url);
+    for (const [name, value] of onA.producer.cookies) producerOnB.cookies.set(name, value);
+    expect((await onA.producer.request("/eventsAdmin")).status).toBe(200);
+    expect((await producerOnB.request("/eventsAdmin")).status).toBe(200);
+
+    expect(await managerOnB.page("/staff-admin")).toContain("Scale producer");
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query<{ id: string }>(`SELECT id FROM "User" WHERE email = 'producer-scale@example.com'`).finally(() => client.end());
+    const revoked = await managerOnB.post("/staff-admin", { intent: "revoke", formId: "x", userId: rows[0].id });
+    expect(revoked.status).toBe(200);
+    // No instance keeps the role in memory: the very next request on either is refused.
+    expect((await onA.producer.request("/eventsAdmin")).status).toBe(302);
+    expect((await producerOnB.request("/eventsAdmin")).status).toBe(302);
+    expect((await onA.producer.post("/eventsAdmin", { intent: "save-event", formId: "event-form", name: "After revocation" })).status).toBe(403);
   });
 });

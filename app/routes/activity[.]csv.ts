@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ],
     ...rows.map((row) => [
       row.createdAt.toISOString(),
-      row.actorName ?? t("admin.activityByStation"),
+      row.actorName ?? (row.session ? t("admin.activityByStation") : ""),
       row.action,
       translateMessage(row.summary, t),
       row.session?.label ?? "",

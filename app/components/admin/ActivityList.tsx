@@ -39,8 +39,12 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
           <p className="caption">
             <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, locale, timeZone)}</time>
             {" · "}
-            <span className="activity-list__actor">{item.actorName ? t("admin.activityBy", { name: item.actorName }) : t("admin.activityByStation")}</span>
-            {" · "}
+            {(item.actorName || item.session) && (
+              <>
+                <span className="activity-list__actor">{item.actorName ? t("admin.activityBy", { name: item.actorName }) : t("admin.activityByStation")}</span>
+                {" · "}
+              </>
+            )}
             {item.session
               ? item.session.clientIp
                 ? t("admin.activitySessionFrom", { session: item.session.label, ip: item.session.clientIp })
