@@ -79,8 +79,8 @@ export interface ShowChoice {
   name: string;
 }
 
-/** Which show the episode belongs to (listed on the show's page); "No show" leaves it on its own. */
-function ShowPicker({ shows, current }: { shows: ShowChoice[]; current: string | null }) {
+/** Which show the episode belongs to (listed on the show's page); "No show" leaves it on its own (not for a Host: their episodes belong to their shows). */
+function ShowPicker({ shows, current, showRequired }: { shows: ShowChoice[]; current: string | null; showRequired: boolean }) {
   const id = useId();
   const error = useFieldError("showId");
   const { t } = useT();
@@ -93,11 +93,11 @@ function ShowPicker({ shows, current }: { shows: ShowChoice[]; current: string |
         id={`${id}-show`}
         name="showId"
         className="admin-input"
-        defaultValue={current ?? ""}
+        defaultValue={current ?? (showRequired ? shows[0]?.id : "")}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-show-error` : undefined}
       >
-        <option value="">{t("admin.episodeNoShow")}</option>
+        {!showRequired && <option value="">{t("admin.episodeNoShow")}</option>}
         {shows.map((show) => (
           <option key={show.id} value={show.id}>
             {show.name}
@@ -206,6 +206,7 @@ export function EpisodeForm({
   returnTo = "/episodes-admin",
   crew = [],
   shows = [],
+  showRequired = false,
 }: {
   editing: EditableEpisode | null;
   defaultPublishedAt: string;
@@ -215,6 +216,8 @@ export function EpisodeForm({
   crew?: CreditableCrewMember[];
   /** The shows an episode can belong to; without any the picker is left out. */
   shows?: ShowChoice[];
+  /** A Host's form: an episode belongs to one of their shows. */
+  showRequired?: boolean;
 }) {
   const { t } = useT();
   return (
@@ -251,7 +254,7 @@ export function EpisodeForm({
         />
         {editing?.artworkNote && <p className="caption episode-artwork-note">{editing.artworkNote}</p>}
       </div>
-      {shows.length > 0 && <ShowPicker shows={shows} current={editing?.showId ?? null} />}
+      {shows.length > 0 && <ShowPicker shows={shows} current={editing?.showId ?? null} showRequired={showRequired} />}
       <PodcastExtras editing={editing} crew={crew} />
     </EditForm>
   );

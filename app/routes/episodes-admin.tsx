@@ -87,6 +87,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     crew,
     shows,
     feedUrl: `${await siteOrigin(request.url)}/podcast.xml`,
+    showRequired: scope !== null,
   };
 }
 
@@ -158,7 +159,7 @@ async function handleEpisodePost(post: EpisodeFormPost, actor: StaffActor, t: Tr
 }
 
 export default function EpisodesAdmin() {
-  const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl, crew, shows } = useLoaderData<typeof loader>();
+  const { episodes, editing: editingFromUrl, defaultPublishedAt, timeZone, feedUrl, crew, shows, showRequired } = useLoaderData<typeof loader>();
   useLiveData("images:changed");
   const editing = useEditing("episode-form", editingFromUrl);
   const { t } = useT();
@@ -171,7 +172,7 @@ export default function EpisodesAdmin() {
       </p>
       <div className="admin-columns">
         <AdminSection id="episode-form-title" title={editing ? t("admin.episodeEditTitle") : t("admin.episodeUploadTitle")}>
-          <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} crew={crew} shows={shows} />
+          <EpisodeForm editing={editing} defaultPublishedAt={defaultPublishedAt} timeZone={timeZone} crew={crew} shows={shows} showRequired={showRequired} />
         </AdminSection>
 
         <AdminSection

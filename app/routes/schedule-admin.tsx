@@ -458,21 +458,24 @@ export default function ScheduleAdmin() {
         </AdminList>
       </AdminSection>
 
-      <AdminSection id="history-export-title" title={t("schedule.exportTitle")} description={t("schedule.exportIntro")}>
-        <form method="get" action="/history.csv" className="admin-form admin-form--inline">
-          <label htmlFor="export-from" className="admin-label">
-            {t("schedule.from")}
-          </label>
-          <input id="export-from" type="date" name="from" className="admin-input" required />
-          <label htmlFor="export-to" className="admin-label">
-            {t("schedule.to")}
-          </label>
-          <input id="export-to" type="date" name="to" className="admin-input" defaultValue={today} required />
-          <button type="submit" className="button">
-            {t("schedule.downloadCsv")}
-          </button>
-        </form>
-      </AdminSection>
+      {/* The song history export is for managers and producers (history.csv's guard). */}
+      {allShows && (
+        <AdminSection id="history-export-title" title={t("schedule.exportTitle")} description={t("schedule.exportIntro")}>
+          <form method="get" action="/history.csv" className="admin-form admin-form--inline">
+            <label htmlFor="export-from" className="admin-label">
+              {t("schedule.from")}
+            </label>
+            <input id="export-from" type="date" name="from" className="admin-input" required />
+            <label htmlFor="export-to" className="admin-label">
+              {t("schedule.to")}
+            </label>
+            <input id="export-to" type="date" name="to" className="admin-input" defaultValue={today} required />
+            <button type="submit" className="button">
+              {t("schedule.downloadCsv")}
+            </button>
+          </form>
+        </AdminSection>
+      )}
     </AdminPage>
   );
 }
