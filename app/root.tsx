@@ -11,6 +11,7 @@ import "./styles/news.css";
 import "./styles/episode-media.css";
 import "./styles/episodes.css";
 import "./styles/admin.css";
+import "./styles/audience.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";

@@ -28,10 +28,14 @@ import { startListeningCopyQueue } from "~/models/listening-copies.server";
 import { createLiveRecorder } from "~/models/rewind.server";
 import { startShowArchiver } from "~/models/show-archive.server";
 import { setSingleton } from "~/services/singleton.server";
+import { asksNotToBeTracked } from "~/models/audience.server";
+import { startAudienceRollup } from "~/models/audience-rollup.server";
+import { followIcecastAudience } from "~/models/listening-sessions.server";
+import { recordServedAudio } from "~/models/podcast-downloads.server";
 import { startStationDatabase } from "~/services/station-database.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
-import { createMediaHandler } from "./media";
+import { createMediaHandler, type AudioServed } from "./media";
 import { isOperator, observeRequests, observeResponse, serveMetrics } from "./observability";
 import { createPageCache } from "./page-cache";
 import { calendarSlug, limitRequestBodies, refuseCrossSiteWrites, refuseMalformedHosts, refuseMalformedTarget, securityHeaders } from "./security";
@@ -42,6 +46,21 @@ import { mountRewindRoutes } from "./rewind";
 const BUILD_PATH = path.resolve("build/index.js");
 // How long a shutdown waits for in-flight requests and uploads before cutting them.
 const SHUTDOWN_GRACE_MS = 15_000;
+// How often an instance offers to roll the audience's settled hours into aggregates (one instance does each round).
+const AUDIENCE_ROLLUP_EVERY_MS = 60_000;
+
+/** Podcast downloads (IAB v2.1) are counted where the audio is served: every /media audio answer, once it ended. */
+function countPodcastDownload(served: AudioServed): void {
+  const { req } = served;
+  recordServedAudio({
+    key: served.key,
+    method: served.method,
+    bytes: served.bytes,
+    requestedBytes: served.requestedBytes,
+    at: new Date(),
+    listener: { address: req.ip ?? "", userAgent: req.headers["user-agent"], doNotTrack: asksNotToBeTracked(req.headers) },
+  }).catch((error: Error) => logger.warn(`Audience: could not count a download of ${served.key}: ${error.message}`));
+}
 
 export interface RunningServer {
   url: string;
@@ -170,7 +189,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const headers = securityHeaders(config);
   app.use(headers.middleware);
   // Media first: it is the hottest path and needs neither body checks nor compression.
-  app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp") }));
+  app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp"), onAudioServed: countPodcastDownload }));
   app.use(refuseCrossSiteWrites(config));
   app.use(limitRequestBodies(config));
   app.use(compression());
@@ -258,8 +277,26 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     sharedDatabaseUrl: stopRealtimeSharing ? databaseUrl : null,
     // The live stream (the operator's, else the demo stream) is recorded for rewinding and show archives.
     createRecorder: config.rewindHours > 0 ? () => createLiveRecorder({ rewindHours: config.rewindHours, log }) : null,
+    // The leader also reads Icecast's listeners for the audience figures.
+    whileLeading: config.streamUrl
+      ? (signal) =>
+          followIcecastAudience(
+            {
+              streamUrl: config.streamUrl!,
+              pollSeconds: config.audiencePollSeconds,
+              admin: config.icecastAdminPassword ? { user: config.icecastAdminUser, password: config.icecastAdminPassword } : null,
+              log,
+            },
+            signal,
+          )
+      : null,
     log,
   });
+  const stopAudienceRollup = startAudienceRollup(
+    { sessionDays: config.audienceSessionDays, retentionDays: config.audienceRetentionDays },
+    AUDIENCE_ROLLUP_EVERY_MS,
+    log,
+  );
   // Ended airings of archived shows become episodes; any instance may build one (the row is the job).
   const stopArchiving = config.rewindHours > 0 ? startShowArchiver({ rewindHours: config.rewindHours, log }) : null;
   registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
@@ -293,6 +330,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       watcher?.close();
       await stopFollowingNowPlaying();
       await stopArchiving?.();
+      await stopAudienceRollup();
       attachRealtime(undefined);
       setSingleton("demoStream", undefined);
       demo?.close();

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { pipeline } from "node:stream";
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { errorText, logger } from "../app/services/log.server";
 import { assertSafeKey, InvalidStorageKeyError, type Storage, type StoredObjectInfo } from "../app/services/storage.server";
 
@@ -24,11 +24,25 @@ const CONTENT_TYPES = new Map([
 
 type ByteRange = { start: number; end: number };
 
+/** One audio answer, once it ended: what the podcast download count reads (app/models/podcast-downloads.server.ts). */
+export interface AudioServed {
+  key: string;
+  method: string;
+  /** Bytes of the file written to the client. */
+  bytes: number;
+  /** Bytes the request asked for: its range, or the whole file. */
+  requestedBytes: number;
+  req: Request;
+}
+
 /**
  * Serves stored objects at `/media/<key>` with ETag, conditional GET and single byte ranges.
  * Mount as `app.get("/media/*", handler)` (Express routes HEAD to GET handlers).
  */
-export function createMediaHandler(getStorage: () => Storage, options: { fallbackImagePath?: string } = {}): RequestHandler {
+export function createMediaHandler(
+  getStorage: () => Storage,
+  options: { fallbackImagePath?: string; onAudioServed?: (served: AudioServed) => void } = {},
+): RequestHandler {
   // Read once, on the first outage: the bundled picture shown instead of any image storage cannot serve.
   let fallbackImage: Promise<Buffer> | null = null;
   const unavailable = (res: Response, key: string, error: unknown) => {
@@ -101,6 +115,14 @@ export function createMediaHandler(getStorage: () => Storage, options: { fallbac
       body = await storage.read(key, range ?? undefined);
     } catch (error) {
       return unavailable(res, key, error);
+    }
+    if (options.onAudioServed && contentType?.startsWith("audio/")) {
+      const onAudioServed = options.onAudioServed;
+      const requestedBytes = range ? range.end - range.start + 1 : info.size;
+      let bytes = 0;
+      // Counted as it leaves for the client: an app that hangs up early has fetched only what it got.
+      body.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      res.once("close", () => onAudioServed({ key, method: req.method, bytes, requestedBytes, req }));
     }
     pipeline(body, res, (error) => {
       // A client that goes away mid-download is normal for audio seeking; only log storage faults.

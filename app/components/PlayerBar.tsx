@@ -4,6 +4,7 @@ import type { MessageKey } from "~/i18n/keys";
 import { useT, type Translator } from "~/i18n/translate";
 import type { StationIdentity } from "~/services/config.server";
 import { usePlayerState } from "~/hooks/usePlayer";
+import { trackLiveListening } from "~/utils/listening-session";
 import { useRealtime, useRealtimeConnected } from "~/hooks/useRealtime";
 import { getPlayer, type LiveStatus, type NowPlaying, type PlayerState } from "~/utils/player";
 import { stationIconUrl } from "~/utils/station-icon";
@@ -102,6 +103,8 @@ export function PlayerBar({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => player.setSignedIn(signedIn), [player, signedIn]);
+  // The bar outlives page navigation, and so does the listening session it reports.
+  useEffect(() => trackLiveListening(player), [player]);
 
   const heard = (next: Partial<NowPlaying> | undefined) => {
     if (next) player.nowPlayingChanged({ title: next.title ?? null, onAir: next.onAir !== false });

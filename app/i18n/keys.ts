@@ -6,6 +6,7 @@
  */
 import type account from "~/locales/en/account.json";
 import type admin from "~/locales/en/admin.json";
+import type audience from "~/locales/en/audience.json";
 import type chart from "~/locales/en/chart.json";
 import type common from "~/locales/en/common.json";
 import type events from "~/locales/en/events.json";
@@ -21,6 +22,7 @@ type Keys<Namespace extends string, File> = `${Namespace}.${Extract<keyof File, 
 export type MessageKey =
   | Keys<"account", typeof account>
   | Keys<"admin", typeof admin>
+  | Keys<"audience", typeof audience>
   | Keys<"chart", typeof chart>
   | Keys<"common", typeof common>
   | Keys<"events", typeof events>

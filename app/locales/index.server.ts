@@ -7,6 +7,7 @@
  */
 import enAccount from "./en/account.json";
 import enAdmin from "./en/admin.json";
+import enAudience from "./en/audience.json";
 import enChart from "./en/chart.json";
 import enCommon from "./en/common.json";
 import enEvents from "./en/events.json";
@@ -18,6 +19,7 @@ import enPodcast from "./en/podcast.json";
 import enSchedule from "./en/schedule.json";
 import idAccount from "./id/account.json";
 import idAdmin from "./id/admin.json";
+import idAudience from "./id/audience.json";
 import idChart from "./id/chart.json";
 import idCommon from "./id/common.json";
 import idEvents from "./id/events.json";
@@ -35,6 +37,7 @@ export const messageFiles: Record<Language, Record<string, MessageFile>> = {
   en: {
     account: enAccount,
     admin: enAdmin,
+    audience: enAudience,
     chart: enChart,
     common: enCommon,
     events: enEvents,
@@ -48,6 +51,7 @@ export const messageFiles: Record<Language, Record<string, MessageFile>> = {
   id: {
     account: idAccount,
     admin: idAdmin,
+    audience: idAudience,
     chart: idChart,
     common: idCommon,
     events: idEvents,

@@ -68,6 +68,8 @@ export interface FollowerOptions {
   sharedDatabaseUrl?: string | null;
   /** Made for each stretch this instance follows the stream, fed its audio (the rewind recorder). */
   createRecorder?: (() => { audio(bytes: Uint8Array): void; interrupted(): void; close(): Promise<void> }) | null;
+  /** Other work for the one leading instance (the audience's Icecast poll), run while it follows. */
+  whileLeading?: ((signal: AbortSignal) => Promise<void>) | null;
   log?: (line: string) => void;
 }
 
@@ -270,8 +272,11 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     }
   };
 
-  const follow = (signal: AbortSignal) =>
+  const followTitles = (signal: AbortSignal) =>
     options.streamUrl ? followStream(options.streamUrl, signal) : options.demo ? followDemo(options.demo, signal) : Promise.resolve();
+  const follow = async (signal: AbortSignal) => {
+    await Promise.all([followTitles(signal), options.whileLeading?.(signal)]);
+  };
 
   const running = shared
     ? leadFromOneInstance(options.sharedDatabaseUrl!, follow, (value) => (leading = value), stopping.signal, log)

@@ -63,6 +63,15 @@ export interface AppConfig {
   historyDays: number;
   /** Hours of the live stream kept for rewinding and show archives (REWIND_HOURS); 0 records nothing. */
   rewindHours: number;
+  /** Icecast's admin account (ICECAST_ADMIN_USER, ICECAST_ADMIN_PASSWORD): with it the audience reads each listener from /admin/listclients. */
+  icecastAdminUser: string;
+  icecastAdminPassword: string | null;
+  /** Seconds between two reads of Icecast's listeners (AUDIENCE_POLL_SECONDS). */
+  audiencePollSeconds: number;
+  /** Days raw listening sessions are kept before only their hourly aggregates remain (AUDIENCE_SESSION_DAYS). */
+  audienceSessionDays: number;
+  /** Days the audience aggregates and counted downloads are kept (AUDIENCE_RETENTION_DAYS). */
+  audienceRetentionDays: number;
   /** Fill an empty station with the bundled demo content on first start. */
   seedContent: boolean;
   /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
@@ -108,12 +117,12 @@ function urlSetting(env: Env, name: string, protocols = ["http:", "https:"]): st
   return value.replace(/\/+$/, "");
 }
 
-function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
+function wholeNumber(env: Env, name: string, fallback: number, max: number, min = 0): number {
   const value = text(env, name);
   if (value === null) return fallback;
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number > max) {
-    throw new ConfigError(`${name} must be a whole number between 0 and ${max} (got "${value}")`);
+  if (!/^\d+$/.test(value) || number > max || number < min) {
+    throw new ConfigError(`${name} must be a whole number between ${min} and ${max} (got "${value}")`);
   }
   return number;
 }
@@ -263,6 +272,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // A week at most: at 128 kb/s that is about 10 GB of storage.
     rewindHours: wholeNumber(env, "REWIND_HOURS", 6, 168),
     s3: s3(env),
+    icecastAdminUser: text(env, "ICECAST_ADMIN_USER") ?? "admin",
+    icecastAdminPassword: text(env, "ICECAST_ADMIN_PASSWORD"),
+    audiencePollSeconds: wholeNumber(env, "AUDIENCE_POLL_SECONDS", 30, 3600, 1),
+    audienceSessionDays: wholeNumber(env, "AUDIENCE_SESSION_DAYS", 30, 3650, 2),
+    audienceRetentionDays: wholeNumber(env, "AUDIENCE_RETENTION_DAYS", 730, 36500, 1),
     sessionSecret,
     adminPin: pin(env, "ADMIN_PIN", /^\d{6}$/, "exactly 6 digits"),
     publicPin: pin(env, "PUBLIC_PIN", /^\S{5}$/, "exactly 5 characters without spaces"),

@@ -8,11 +8,17 @@ export type Db = PrismaClient;
 
 type Query = (...args: unknown[]) => unknown;
 
+/**
+ * Marks a raw statement that writes only tables no kept read reads (the audience's counters, written
+ * on every audio request and heartbeat): it leaves the kept reads in place.
+ */
+export const KEEPS_CACHED_READS = "/* keeps cached reads */";
+
 /** Anything but a plain SELECT may change what a kept read returned (read-cache.server.ts). */
 function mayWrite(args: unknown[]): boolean {
   const first = args[0];
   const text = typeof first === "string" ? first : typeof first === "object" && first !== null ? (first as { text?: unknown }).text : undefined;
-  return typeof text !== "string" || !/^\s*select\b/i.test(text);
+  return typeof text !== "string" || !(/^\s*select\b/i.test(text) || text.startsWith(KEEPS_CACHED_READS));
 }
 
 /** Every pooled connection forgets the kept reads when a write is sent and again when it is done. */

@@ -117,6 +117,9 @@ export interface StreamEnd {
   misbehaved: boolean;
 }
 
+/** How the station's own reader of the stream names itself to Icecast: the audience figures leave it out. */
+export const STATION_FOLLOWER_AGENT = "SPIN-RADIO-station-follower";
+
 /** An upstream answer that breaks a rule: too big, too fast, malformed, or redirecting elsewhere. */
 export class UpstreamMisbehaved extends Error {}
 
@@ -171,7 +174,7 @@ export async function followIcyStream(url: string, handlers: IcyFollowHandlers, 
   const ended = (reason: string): StreamEnd => ({ reason, misbehaved: false });
   try {
     heardAudio();
-    const response = await fetchWithinOrigin(url, { headers: { "Icy-MetaData": "1" }, signal: controller.signal });
+    const response = await fetchWithinOrigin(url, { headers: { "Icy-MetaData": "1", "User-Agent": STATION_FOLLOWER_AGENT }, signal: controller.signal });
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => {});
       return ended(`HTTP ${response.status}`);

@@ -33,6 +33,7 @@ export const adminLinks = [
   { to: "/cardlistmoreadmin", labelKey: "common.adminNavPodcastCards", permission: "content" },
   { to: "/episodes-admin", labelKey: "common.adminNavEpisodes", permission: "shows" },
   { to: "/recordings-admin", labelKey: "common.adminNavRecordings", permission: "shows" },
+  { to: "/audience-admin", labelKey: "common.adminNavAudience", permission: "shows" },
   { to: "/activity-admin", labelKey: "common.adminNavActivity", permission: "station" },
   { to: "/staff-admin", labelKey: "common.adminNavStaff", permission: "account" },
 ] as const satisfies readonly { to: string; labelKey: string; permission: StaffPermission }[];
