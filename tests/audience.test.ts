@@ -1,4 +1,8 @@
 import { createHash } from "node:crypto";
+import { getAudienceFigures } from "~/models/audience-figures.server";
+import { runAudienceRollup } from "~/models/audience-rollup.server";
+import { createSlot, validateSlot } from "~/models/schedule.server";
+import { createShow } from "~/models/shows.server";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
 import { adminCookie } from "./helpers/admin";
@@ -177,5 +181,101 @@ describe("podcast downloads (IAB v2.1)", () => {
     }
     const csv = await (await fetch(`${server.url}/audience.csv`, { headers: { Cookie: cookie } })).text();
     expect(csv).toContain(`"episode","${ids.long} IAB long","downloads7Days","${expected.filter((row) => row.episode === "long").length}"`);
+  });
+});
+
+describe("audience figures from a generated stretch of sessions", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ STATION_TIMEZONE: "Asia/Jakarta" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("rolls them up so that the per-period and per-show figures equal an independent computation in SQL", async () => {
+    const DAY = 24 * 3600_000;
+    // Whole UTC days that end two days ago: all settled, all within the raw sessions' retention.
+    const to = new Date(Math.floor(Date.now() / DAY) * DAY - 2 * DAY);
+    const from = new Date(to.getTime() - 14 * DAY);
+    const firstDay = new Date(from.getTime() + 7 * 3600_000).toISOString().slice(0, 10);
+    const morning = await createShow({ name: "Pagi Kampus", slug: "pagi-kampus", description: "", colour: "#e11d48", hostIds: [] });
+    const night = await createShow({ name: "Malam Musik", slug: "malam-musik", description: "", colour: "#2563eb", hostIds: [] });
+    for (const [show, time, minutes, days] of [
+      [morning, "07:00", 120, ["MO", "TU", "WE", "TH", "FR"]],
+      [night, "20:30", 90, ["SA", "SU", "WE"]],
+    ] as const) {
+      const slot = validateSlot({ kind: "weekly", days: [...days], startDate: firstDay, startTime: time, durationMinutes: minutes, endDate: null });
+      if (!slot.ok) throw new Error(JSON.stringify(slot));
+      await createSlot(show.id, slot.value);
+    }
+    // 3,000 sessions spread over the fortnight: lengths from 10 s to 3 h, 400 listeners.
+    await db().$executeRawUnsafe(
+      `INSERT INTO "ListeningSession" (source, "clientKey", "listenerHash", "startedAt", "endedAt", open, app, device, country)
+       SELECT 'web', 'gen-' || i, 'listener-' || (i * 7919 % 400),
+              $1::timestamptz + (i * 104729 % 1209600) * interval '1 second',
+              $1::timestamptz + (i * 104729 % 1209600) * interval '1 second' + (10 + (i * 31337 % 10800)) * interval '1 second',
+              false, (ARRAY['Chrome','Safari','Firefox'])[1 + i % 3], (ARRAY['phone','desktop'])[1 + i % 2], (ARRAY['ID','MY',''])[1 + i % 3]
+       FROM generate_series(1, 3000) AS i`,
+      from,
+    );
+    expect(await runAudienceRollup({ sessionDays: 30, retentionDays: 730 })).toBe(true);
+    const figures = await getAudienceFigures({ from, to }, { showIds: null });
+    expect(figures.source).toBe("web");
+
+    // The same figures straight from the raw sessions, by brute force.
+    const [truth] = await db().$queryRawUnsafe<{ sessions: number; seconds: number; aqh: number; peak: number; uniques: number }[]>(
+      `WITH s AS (SELECT * FROM "ListeningSession" WHERE "endedAt" - "startedAt" >= interval '60 seconds'),
+       q AS (SELECT generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') AS q)
+       SELECT
+         (SELECT count(*) FROM s WHERE "startedAt" >= $1 AND "startedAt" < $2)::float8 AS sessions,
+         (SELECT sum(GREATEST(0, extract(epoch FROM LEAST("endedAt", $2) - GREATEST("startedAt", $1)))) FROM s)::float8 AS seconds,
+         (SELECT avg(n) FROM (SELECT q, (SELECT count(*) FROM s WHERE extract(epoch FROM LEAST("endedAt", q + interval '15 minutes') - GREATEST("startedAt", q)) >= 300) AS n FROM q) x)::float8 AS aqh,
+         (SELECT max((SELECT count(*) FROM s WHERE s."startedAt" <= t AND s."endedAt" > t)) FROM
+            (SELECT GREATEST("startedAt", $1) AS t FROM s WHERE "startedAt" < $2 AND "endedAt" > $1 UNION SELECT q FROM q) times)::int AS peak,
+         (SELECT sum(n) FROM (SELECT count(DISTINCT "listenerHash") AS n FROM s WHERE "startedAt" >= $1 AND "startedAt" < $2
+            GROUP BY ("startedAt" AT TIME ZONE 'UTC')::date) d)::float8 AS uniques`,
+      from,
+      to,
+    );
+    expect(figures.period.sessions).toBe(truth.sessions);
+    expect(figures.period.tlhHours).toBeCloseTo(truth.seconds / 3600, 1);
+    expect(figures.period.aqh).toBeCloseTo(truth.aqh, 2);
+    expect(figures.period.peakConcurrent).toBe(truth.peak);
+    expect(figures.period.uniques).toBe(truth.uniques);
+    expect(figures.period.apps.map((row) => row.name).sort()).toEqual(["Chrome", "Firefox", "Safari"]);
+    expect(figures.period.byHourOfWeek).toHaveLength(168);
+
+    const airings = figures.shows.flatMap((show) => show.airings.map((airing) => ({ ...airing, show: show.name })));
+    // Weekdays at 07:00 and three evenings a week, over two weeks (some fall at the edges of the period).
+    expect(airings.length).toBeGreaterThanOrEqual(14);
+    for (const airing of airings) {
+      const [expected] = await db().$queryRawUnsafe<{ aqh: number; seconds: number }[]>(
+        `WITH s AS (SELECT * FROM "ListeningSession" WHERE "endedAt" - "startedAt" >= interval '60 seconds')
+         SELECT
+           (SELECT avg((SELECT count(*) FROM s WHERE extract(epoch FROM LEAST("endedAt", q + interval '15 minutes') - GREATEST("startedAt", q)) >= 300))
+              FROM generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') AS q)::float8 AS aqh,
+           (SELECT COALESCE(sum(GREATEST(0, extract(epoch FROM LEAST("endedAt", $2) - GREATEST("startedAt", $1)))), 0) FROM s)::float8 AS seconds`,
+        new Date(airing.start),
+        new Date(airing.end),
+      );
+      // The figures are given to two decimals.
+      expect(airing.aqh, `${airing.show} ${airing.start}`).toBe(Math.round(expected.aqh * 100) / 100);
+      expect(airing.tlhHours, `${airing.show} ${airing.start}`).toBe(Math.round((expected.seconds / 3600) * 100) / 100);
+    }
+    // The screen shows them (in English here), with the same period in its links.
+    const cookie = await adminCookie(server.url);
+    const day = (at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(at);
+    const page = await fetch(`${server.url}/audience-admin?from=${day(from)}&to=${day(new Date(to.getTime() - 1))}`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Average quarter-hour audience (AQH)");
+    expect(html).toContain("Pagi Kampus");
+    expect(html).toContain(`/audience.csv?from=${day(from)}`);
+    // Rolling again changes nothing: every hour is rolled once.
+    const before = await db().audienceHour.count();
+    await runAudienceRollup({ sessionDays: 30, retentionDays: 730 });
+    expect(await db().audienceHour.count()).toBe(before);
+    expect((await getAudienceFigures({ from, to }, { showIds: null })).period.sessions).toBe(truth.sessions);
   });
 });
