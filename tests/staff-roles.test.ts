@@ -27,6 +27,7 @@ const PUBLIC_ROUTES = new Set([
   "history[.]json",
   "language",
   "listen",
+  "listening",
   "locales.$language[.]json",
   "login",
   "logout",
