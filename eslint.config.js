@@ -14,6 +14,10 @@ const layerRule = (from, disallowed, message) => ({
   message,
 });
 
+const PRIVATE_BUILD_MESSAGE = "Import a package's public entry points (its exports), not files inside its build (dist).";
+/** `import("pkg/dist/...")`, which no-restricted-imports does not see. */
+const privateBuildImport = { selector: "ImportExpression > Literal[value=/(^|\\/)dist(\\/|$)/]", message: PRIVATE_BUILD_MESSAGE };
+
 /** Selectors for user-facing text written as a literal in JSX (two letters or more make a word). */
 function userFacingLiterals() {
   const words = "/[A-Za-z\\u00C0-\\u024F]{2,}/";
@@ -62,8 +66,12 @@ export default tseslint.config(
     // so each exists in every language. Words written straight into markup are refused here.
     files: ["app/**/*.tsx"],
     rules: {
-      "no-restricted-syntax": ["error", ...userFacingLiterals()],
+      "no-restricted-syntax": ["error", ...userFacingLiterals(), privateBuildImport],
     },
+  },
+  {
+    files: ["app/**/*.ts", "server/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", privateBuildImport] },
   },
   {
     files: ["app/**/*.{ts,tsx}", "server/**/*.ts", "scripts/**/*.ts"],
@@ -84,6 +92,13 @@ export default tseslint.config(
     },
     rules: {
       "import-x/no-cycle": "error",
+      // Public APIs only: every package imported is declared in package.json (type-only imports are
+      // not checked), and no file is reached inside a package's build ("pkg/dist/...") past its exports.
+      "import-x/no-extraneous-dependencies": [
+        "error",
+        { devDependencies: ["**/*.test.ts", "scripts/**", "tests/**"], optionalDependencies: false, peerDependencies: false, bundledDependencies: false },
+      ],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/dist", "**/dist/**"], message: PRIVATE_BUILD_MESSAGE }] }],
       // Type-only imports are allowed across layers; value imports follow the layers.
       "boundaries/dependencies": [
         "error",

@@ -9,8 +9,8 @@ import { expressTranslator } from "./language";
 export const MAX_BODY_BYTES = 210 * 1024 * 1024;
 /** Largest body for everything that is not an episode upload. */
 export const MAX_FORM_BODY_BYTES = 12 * 1024 * 1024;
-// Pages with audio uploads (app/utils/site-pages.ts) take posts both as a page (no JavaScript)
-// and at their single-fetch ".data" endpoint.
+// Pages with audio uploads (app/utils/site-pages.ts) take posts as a page (no JavaScript),
+// at their single-fetch ".data" endpoint and at their upload resource route ("/episodes-admin/upload").
 const takesLargeUploads = (path: string) => largeUploadPages.some((page) => path === page || path === `${page}.data` || path.startsWith(`${page}/`));
 
 function origin(url: string | null): string | null {

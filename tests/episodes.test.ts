@@ -244,6 +244,25 @@ describe("episode management", () => {
     expect(await storedKeys()).toEqual(expectedKeys);
   });
 
+  it("answers the browser's upload with progress as JSON at /episodes-admin/upload, for admins only", async () => {
+    const upload = (body: FormData, cookie = admin) =>
+      fetch(`${server.url}/episodes-admin/upload`, { method: "POST", body, headers: { Cookie: cookie }, redirect: "manual" });
+    const before = await snapshot();
+    expect((await upload(form(saveFields()), "")).status).toBe(403);
+    const refused = await upload(form({ intent: "save-episode", title: " ", description: "", publishedAt: "2026-01-10T20:00" }));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+    const answer = (await refused.json()) as { formId: string; ok: boolean; errors: Record<string, string> };
+    expect(answer).toMatchObject({ formId: "episode-form", ok: false });
+    expect(answer.errors.title).toBe("Enter the episode's title.");
+    expect(await snapshot()).toEqual(before);
+
+    const saved = await upload(form(saveFields({ title: "Lewat unggahan" }), { audio: mp3, cover }));
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ formId: "episode-form", ok: true, message: 'Episode "Lewat unggahan" published.' });
+    expect(await db().podcastEpisode.count({ where: { title: "Lewat unggahan" } })).toBe(1);
+  });
+
   it("takes audio larger than ordinary forms allow, through the same endpoint the script uses", async () => {
     const big = silentWav(14 * 60); // ~13.4 MB
     expect(big.length).toBeGreaterThan(12 * 1024 * 1024);

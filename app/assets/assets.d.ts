@@ -1,2 +1,2 @@
 // Files imported for their URL (the Remix compiler copies them to /build/_assets with a hash).
-/// <reference types="@remix-run/dev/dist/modules" />
+/// <reference types="@remix-run/dev" />

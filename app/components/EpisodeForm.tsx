@@ -227,6 +227,8 @@ export function EpisodeForm({
       editing={editing && { id: editing.id, name: editing.title }}
       // On another screen the form still posts to EPISODES (on EPISODES itself, to the page with its ?edit=).
       action={returnTo === "/episodes-admin" ? undefined : "/episodes-admin"}
+      // Audio goes to a resource route answering JSON, so the form can show how far the upload is.
+      uploadTo="/episodes-admin/upload"
       successTo={returnTo}
       cancelTo="/episodes-admin"
       addLabel={t("admin.episodeUploadTitle")}

@@ -92,19 +92,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** The answer in the admin's language: the messages below and the model's are keyed (see keyedMessage). */
-function answer(t: Translator["t"], result: AdminResult, refusedStatus: 400 | 413 = 400) {
-  return data(translateFormResult(result, t), { status: result.ok ? 200 : refusedStatus });
+function answer(t: Translator["t"], result: AdminResult, refusedStatus: 400 | 413 = 400): EpisodeFormAnswer {
+  return { result: translateFormResult(result, t), status: result.ok ? 200 : refusedStatus };
+}
+
+export interface EpisodeFormAnswer {
+  result: AdminResult;
+  status: number;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireStaff(request, "shows");
+  const { result, status } = await answerEpisodeForm(request, actor);
+  return data(result, { status });
+}
+
+/** The page's action after its guard, also answered as JSON by episodes-admin.upload.ts (the browser's upload with progress). */
+export async function answerEpisodeForm(request: Request, actor: StaffActor): Promise<EpisodeFormAnswer> {
   // Uploads carry audio: one at a time, so parallel ones never add up in memory.
   const isUpload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
   const { t } = await requestTranslator(request);
   return isUpload ? oneUploadAtATime(() => saveEpisodePost(request, actor, t)) : saveEpisodePost(request, actor, t);
 }
 
-async function saveEpisodePost(request: Request, actor: StaffActor, t: Translator["t"]) {
+async function saveEpisodePost(request: Request, actor: StaffActor, t: Translator["t"]): Promise<EpisodeFormAnswer> {
   let post;
   try {
     post = await readEpisodeForm(request);
@@ -138,7 +149,7 @@ async function requireEpisodeInScope(request: Request, post: EpisodeFormPost, ac
   if (!allowed) throw await forbidden(request);
 }
 
-async function handleEpisodePost(post: EpisodeFormPost, actor: StaffActor, t: Translator["t"]) {
+async function handleEpisodePost(post: EpisodeFormPost, actor: StaffActor, t: Translator["t"]): Promise<EpisodeFormAnswer> {
   const { fields } = post;
   const formId = fields.formId ?? "";
   if (fields.intent === "delete-episode") {

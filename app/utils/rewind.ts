@@ -59,7 +59,7 @@ class Rewind {
         element.src = PLAYLIST;
         await once(element, "loadedmetadata");
       } else {
-        const { default: Hls } = await import("hls.js/dist/hls.light.mjs");
+        const { default: Hls } = await import("hls.js/light");
         if (!this.state.active) return;
         // No worker: the site's CSP allows no blob: scripts, and demuxing MP3 is light work.
         // Loading starts only once the window is known: hls.js would otherwise begin at its live edge

@@ -96,7 +96,7 @@ describeInBrowser("the admin area in a browser", () => {
       await page.getByText("Event berhasil diunggah!").waitFor();
       await page.locator(".admin-list__title", { hasText: name }).waitFor();
       expect(await db().event.count({ where: { name } })).toBe(1);
-      // With JavaScript the form goes through XMLHttpRequest to the same action (upload progress); without, a plain post.
+      // With JavaScript the form goes through a Remix fetcher to the same action; without, a plain post.
       expect(dataPosts).toContain(javaScriptEnabled ? "/eventsAdmin.data" : "/eventsAdmin");
       await screenshot(page, `admin-events-${suffix}`);
       await page.context().close();

@@ -1,6 +1,17 @@
-import { useActionData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { createContext, Fragment, useCallback, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
-import { decode } from "turbo-stream";
+import { useActionData, useFetcher, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import {
+  createContext,
+  Fragment,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type MutableRefObject,
+  type ReactNode,
+  type Ref,
+} from "react";
 import { useT, type Translator } from "~/i18n/translate";
 
 /** What every admin action answers: which form it was for, and how it went. */
@@ -39,42 +50,30 @@ export function useAdminFormState(): FormState {
 /** Where answers with scope "page" go once the page's status line is mounted (see AdminPage). */
 export const PageReportProvider = PageReportContext.Provider;
 
-// The single-fetch ".data" endpoint is where Remix itself posts actions; its answer is a turbo-stream.
-function actionDataUrl(pathname: string, search: string): string {
-  return `${pathname === "/" ? "/_root" : pathname.replace(/\/$/, "")}.data${search}`;
-}
+type UploadAnswer = { kind: "data"; value: AdminResult } | { kind: "redirect"; to: string } | { kind: "error"; message: string };
 
-type ActionOutcome = { kind: "data"; value: AdminResult } | { kind: "redirect"; to: string } | { kind: "error"; message: string };
-
-async function decodeActionResponse(body: ArrayBuffer, status: number, t: Translator["t"]): Promise<ActionOutcome> {
-  const { value, done } = await decode(new Response(body).body!, {
-    plugins: [
-      (type: string, ...rest: unknown[]) => {
-        if (type === "ErrorResponse") return { value: { status: rest[1], data: rest[0] } };
-        if (type === "SanitizedError") return { value: { status, data: rest[1] } };
-        return false;
-      },
-    ],
-  });
-  await done;
-  const result = value as { data?: AdminResult; redirect?: string; error?: { status: number; data: unknown } };
-  if (result.redirect) return { kind: "redirect", to: result.redirect };
-  if (result.data) return { kind: "data", value: result.data };
-  const detail = result.error?.data;
-  return {
-    kind: "error",
-    message: typeof detail === "string" && detail ? detail : t("admin.serverRefused", { status: String(result.error?.status ?? status) }),
-  };
-}
-
-function send(url: string, body: FormData, onProgress: (fraction: number | null) => void, lost: string): Promise<{ status: number; body: ArrayBuffer }> {
-  return new Promise((resolve, reject) => {
+/**
+ * Posts a form with a file to a resource route that answers an AdminResult as JSON (`uploadTo`), with
+ * XMLHttpRequest because fetch() reports no upload progress. A redirect (an ended admin session) is followed
+ * by the browser, and then navigated to.
+ */
+function sendUpload(url: string, body: FormData, onProgress: (fraction: number | null) => void, t: Translator["t"]): Promise<UploadAnswer> {
+  return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
-    xhr.responseType = "arraybuffer";
+    xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (event) => onProgress(event.lengthComputable ? event.loaded / event.total : null);
-    xhr.onload = () => resolve({ status: xhr.status, body: xhr.response as ArrayBuffer });
-    xhr.onerror = () => reject(new Error(lost));
+    xhr.onload = () => {
+      const landed = new URL(xhr.responseURL || url, window.location.href);
+      if (landed.pathname !== new URL(url, window.location.href).pathname) return resolve({ kind: "redirect", to: landed.pathname + landed.search });
+      const type = xhr.getResponseHeader("Content-Type") ?? "";
+      const answer = type.startsWith("application/json") ? (JSON.parse(xhr.responseText) as Partial<AdminResult>) : null;
+      if (answer && typeof answer.formId === "string" && typeof answer.message === "string") return resolve({ kind: "data", value: answer as AdminResult });
+      // A refusal from before the app (server/security.ts) is one plain-text line in the admin's language.
+      const text = type.startsWith("text/plain") ? xhr.responseText.trim() : "";
+      resolve({ kind: "error", message: text && text.length <= 300 ? text : t("admin.serverRefused", { status: String(xhr.status) }) });
+    };
+    xhr.onerror = () => resolve({ kind: "error", message: t("admin.connectionLost") });
     xhr.send(body);
   });
 }
@@ -93,18 +92,24 @@ export interface AdminFormProps {
   "aria-label"?: string;
   /** Another admin screen whose action handles this form (the page's own action otherwise). */
   action?: string;
+  /**
+   * A resource route answering this form's AdminResult as JSON: a post that carries a file goes there,
+   * with upload progress (large audio). Without it every post goes through a Remix fetcher.
+   */
+  uploadTo?: string;
   /** For a form submitted by code (drag-to-reorder fills it in and sends it). */
   formRef?: Ref<HTMLFormElement>;
   children: ReactNode;
 }
 
 /**
- * A plain POST form that works without JavaScript. With JavaScript it is sent
- * with XMLHttpRequest to the same action, so it can show upload progress, then
- * the page's data is revalidated.
+ * A plain POST form that works without JavaScript. With JavaScript it is sent through a Remix
+ * fetcher to the same action (which reloads the page's data), or, when it carries a file and has
+ * `uploadTo`, with upload progress to that resource route.
  */
-export function AdminForm({ formId, intent, hidden, confirm, successTo, className, action, formRef, children, ...rest }: AdminFormProps) {
+export function AdminForm({ formId, intent, hidden, confirm, successTo, className, action, uploadTo, formRef, children, ...rest }: AdminFormProps) {
   const actionData = useActionData<AdminResult | undefined>();
+  const fetcher = useFetcher<AdminResult>();
   const location = useLocation();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -114,60 +119,71 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
   // Bumped after a success: the fields are mounted afresh, so they show their (saved) default values
   // and not what was typed into an earlier, refused attempt.
   const [generation, setGeneration] = useState(0);
-  const [pending, setPending] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
-  const busy = useRef(false);
+  // Upload progress 0..1 while a file goes to `uploadTo` (null: unknown); undefined when no upload runs.
+  const [upload, setUpload] = useState<number | null | undefined>(undefined);
+  const formElement = useRef<HTMLFormElement | null>(null);
+  const settled = useRef<AdminResult | undefined>(undefined);
+  const pending = fetcher.state === "submitting" || upload !== undefined;
+  const progress = upload ?? null;
   const serverResult = actionData && actionData.formId === formId && actionData.scope !== "page" ? actionData : null;
   const result = page.latest === undefined ? (sent ?? serverResult) : page.latest ? (sent === page.latest ? sent : null) : serverResult;
+  const here = location.pathname + location.search;
+
+  const settle = useCallback(
+    (answer: AdminResult, reload: boolean) => {
+      page.report(answer);
+      setSent(answer.scope === "page" ? null : answer);
+      if (!answer.ok) return;
+      formElement.current?.reset();
+      setGeneration((n) => n + 1);
+      if (successTo && successTo !== here) navigate(successTo, { replace: true, preventScrollReset: true });
+      else if (reload) revalidator.revalidate();
+    },
+    [here, navigate, page, revalidator, successTo],
+  );
+
+  // A fetcher's answer (Remix has already reloaded the page's data after its action).
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer || answer === settled.current) return;
+    settled.current = answer;
+    settle(answer, false);
+  }, [fetcher.data, settle]);
+
+  const setRefs = useCallback(
+    (element: HTMLFormElement | null) => {
+      formElement.current = element;
+      if (typeof formRef === "function") formRef(element);
+      else if (formRef) (formRef as MutableRefObject<HTMLFormElement | null>).current = element;
+    },
+    [formRef],
+  );
 
   const onSubmit = useCallback(
     async (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
-      if (busy.current) return;
+      if (pending) return;
       if (confirm && !window.confirm(confirm)) return;
-      const form = event.currentTarget;
       const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-      const body = new FormData(form, submitter);
+      const body = new FormData(event.currentTarget, submitter);
       const hasFile = [...body.values()].some((value) => value instanceof File && value.size > 0);
-      busy.current = true;
-      setPending(true);
-      setProgress(hasFile ? 0 : null);
-      let outcome: ActionOutcome;
-      try {
-        const response = await send(
-          action ? actionDataUrl(action, "") : actionDataUrl(location.pathname, location.search),
-          body,
-          hasFile ? setProgress : () => {},
-          t("admin.connectionLost"),
-        );
-        outcome = await decodeActionResponse(response.body, response.status, t);
-      } catch (error) {
-        outcome = { kind: "error", message: (error as Error).message };
-      }
-      busy.current = false;
-      setPending(false);
-      setProgress(null);
-      if (outcome.kind === "redirect") {
-        navigate(outcome.to);
+      if (!(uploadTo && hasFile)) {
+        fetcher.submit(body, { method: "post", action: action ?? here, encType: "multipart/form-data" });
         return;
       }
-      const answer: AdminResult = outcome.kind === "data" ? outcome.value : { formId, ok: false, message: outcome.message };
-      page.report(answer);
-      setSent(answer.scope === "page" ? null : answer);
-      if (answer.ok) {
-        form.reset();
-        setGeneration((n) => n + 1);
-        if (successTo && successTo !== location.pathname + location.search) navigate(successTo, { replace: true, preventScrollReset: true });
-        else revalidator.revalidate();
-      }
+      setUpload(0);
+      const answer = await sendUpload(uploadTo, body, setUpload, t);
+      setUpload(undefined);
+      if (answer.kind === "redirect") navigate(answer.to);
+      else settle(answer.kind === "data" ? answer.value : { formId, ok: false, message: answer.message }, true);
     },
-    [action, confirm, formId, location.pathname, location.search, navigate, page, revalidator, successTo, t],
+    [action, confirm, fetcher, formId, here, navigate, pending, settle, t, uploadTo],
   );
 
   return (
     <FormStateContext.Provider value={{ result, pending, progress }}>
       <form
-        ref={formRef}
+        ref={setRefs}
         method="post"
         action={action}
         encType="multipart/form-data"

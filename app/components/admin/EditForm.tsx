@@ -40,6 +40,7 @@ export function EditForm({
   saveButton,
   pendingLabel,
   action,
+  uploadTo,
   successTo,
   cancelTo = successTo,
   children,
@@ -57,6 +58,8 @@ export function EditForm({
   pendingLabel?: string;
   /** Another admin screen whose action handles this form. */
   action?: string;
+  /** The resource route a post with a file goes to, with upload progress (see AdminForm). */
+  uploadTo?: string;
   /** Where to go after a success (out of edit mode). */
   successTo: string;
   /** Where "Cancel editing" leads. */
@@ -70,6 +73,7 @@ export function EditForm({
       intent={intent}
       hidden={editing ? { [idField]: editing.id } : undefined}
       action={action}
+      uploadTo={uploadTo}
       successTo={successTo}
       className="admin-form"
       aria-label={editing ? t("admin.editName", { name: editing.name }) : addLabel}
