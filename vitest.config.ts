@@ -14,6 +14,8 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     globals: true,
+    // Counts each file's assertions for `npm run test:count` (test-output/assertions/).
+    setupFiles: ["tests/helpers/count-assertions.ts"],
     pool: "forks",
     // Most tests wait on servers, databases and browsers rather than compute: two files at a time
     // keep a 2-core machine busy without starving the timing-sensitive ones.

@@ -36,11 +36,20 @@ export function instantOfStationWall(w: WallTime, timeZone: string): Date {
   return new Date(instantOfFloating(floatingMs(w), timeZone));
 }
 
+const DAY_MS = 86_400_000;
+
 /** instantOfStationWall for a floating time (ms), as epoch ms. */
 export function instantOfFloating(asUtc: number, timeZone: string): number {
-  // The same two passes as instantOfWallTime, with offsets looked up once per quarter hour.
-  const instant = asUtc - cachedOffsetMinutes(asUtc, timeZone) * 60_000;
-  return asUtc - cachedOffsetMinutes(instant, timeZone) * 60_000;
+  // The offsets a day before and after (zones change at most once within that): the larger one
+  // first, since it gives the earlier instant, the first of a time that occurs twice.
+  const before = cachedOffsetMinutes(asUtc - DAY_MS, timeZone);
+  const after = cachedOffsetMinutes(asUtc + DAY_MS, timeZone);
+  for (const offset of before >= after ? [before, after] : [after, before]) {
+    const instant = asUtc - offset * 60_000;
+    if (cachedOffsetMinutes(instant, timeZone) === offset) return instant;
+  }
+  // No instant shows this time (clocks jumped over it): read with the offset before the jump.
+  return asUtc - before * 60_000;
 }
 
 const QUARTER_HOUR_MS = 900_000;
