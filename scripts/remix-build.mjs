@@ -54,10 +54,32 @@ async function minifyBrowserBuild(directory) {
   );
 }
 
+/**
+ * /widgets.js (app/widgets/widgets.ts): one classic script for other sites, no framework, so it is
+ * bundled on its own (not by Remix) into build/, where server/widgets.ts serves it from.
+ */
+async function buildWidgetScript() {
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: ["app/widgets/widgets.ts"],
+    outfile: "build/widgets.js",
+    bundle: true,
+    format: "iife",
+    target: ["chrome100", "firefox100", "safari15"],
+    minify: true,
+    legalComments: "none",
+    tsconfig: "tsconfig.json",
+    logLevel: "warning",
+  });
+  const result = await minify(await fs.readFile("build/widgets.js", "utf8"), { ecma: 2020, compress: { passes: 2 }, mangle: true });
+  await fs.writeFile("build/widgets.js", result.code);
+}
+
 const { cli } = require("@remix-run/dev");
 const args = process.argv.slice(2);
 try {
   await cli.run(["build", ...args]);
+  await buildWidgetScript();
   if (!args.includes("--sourcemap")) await minifyBrowserBuild("public/build");
   process.exit(0);
 } catch (error) {

@@ -42,6 +42,7 @@ import { calendarSlug, limitRequestBodies, refuseCrossSiteWrites, refuseMalforme
 import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 import { realtimeGuard } from "./realtime-guard";
 import { mountRewindRoutes } from "./rewind";
+import { mountWidgetRoutes } from "./widgets";
 
 const BUILD_PATH = path.resolve("build/index.js");
 // How long a shutdown waits for in-flight requests and uploads before cutting them.
@@ -205,6 +206,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   });
   app.get("/metrics", serveMetrics(config));
   mountRewindRoutes(app);
+  const widgets = mountWidgetRoutes(app, config);
 
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
   // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set
@@ -331,6 +333,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       await stopFollowingNowPlaying();
       await stopArchiving?.();
       await stopAudienceRollup();
+      widgets.close();
       attachRealtime(undefined);
       setSingleton("demoStream", undefined);
       demo?.close();

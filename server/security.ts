@@ -45,6 +45,34 @@ function contentSecurityPolicy(config: AppConfig, nonce: string): string {
   ].join("; ");
 }
 
+/**
+ * The policy of the widgets' iframe pages (/embed/...), the only pages any site may frame: the
+ * widget script and its data from this origin, the stream's audio, nothing else.
+ */
+function embedPolicy(config: AppConfig): string {
+  const streamOrigin = origin(config.streamUrl) ?? "";
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    `media-src 'self' ${streamOrigin}`.trim(),
+    "connect-src 'self'",
+    "frame-ancestors *",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
+
+/** Makes `res` a page other sites may frame (the widgets' iframe versions): their policy instead of the site's, no X-Frame-Options. */
+export function embeddablePage(config: AppConfig): (res: ServerResponse) => void {
+  const policy = embedPolicy(config);
+  return (res) => {
+    res.setHeader("Content-Security-Policy", policy);
+    res.removeHeader("X-Frame-Options");
+  };
+}
+
 const NONCE_BYTES = 16;
 const NONCES_PER_FILL = 256;
 

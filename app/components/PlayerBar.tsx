@@ -7,6 +7,7 @@ import { usePlayerState } from "~/hooks/usePlayer";
 import { trackLiveListening } from "~/utils/listening-session";
 import { useRealtime, useRealtimeConnected } from "~/hooks/useRealtime";
 import { getPlayer, type LiveStatus, type NowPlaying, type PlayerState } from "~/utils/player";
+import { startRewind } from "~/utils/rewind-state";
 import { stationIconUrl } from "~/utils/station-icon";
 import { Icon } from "./Icon";
 import { RewindButton, RewindControls, useRewindState } from "./RewindControls";
@@ -105,6 +106,10 @@ export function PlayerBar({
   useEffect(() => player.setSignedIn(signedIn), [player, signedIn]);
   // The bar outlives page navigation, and so does the listening session it reports.
   useEffect(() => trackLiveListening(player), [player]);
+  // The lock screen shows the show on air (its artwork, else the station's) and its "back" rewinds the stream.
+  const showOnAir = onAir.now;
+  useEffect(() => player.setLiveShow(showOnAir && { name: showOnAir.name, artwork: showOnAir.artwork }), [player, showOnAir]);
+  useEffect(() => player.setLiveRewind(canRewind ? (secondsBack) => void startRewind(secondsBack) : null), [player, canRewind]);
 
   const heard = (next: Partial<NowPlaying> | undefined) => {
     if (next) player.nowPlayingChanged({ title: next.title ?? null, onAir: next.onAir !== false });

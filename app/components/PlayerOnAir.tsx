@@ -6,7 +6,7 @@ import { dayUnlessToday, timeIn, useListenerTimeZone } from "~/utils/airing-form
 
 /** On now and up next, as the root loader sends them to every page (see getBarOnAir). */
 export interface PlayerOnAirData {
-  now: { slug: string; name: string; hosts: string; end: string } | null;
+  now: { slug: string; name: string; hosts: string; end: string; artwork: string | null } | null;
   next: { slug: string; name: string; start: string } | null;
 }
 

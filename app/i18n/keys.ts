@@ -16,6 +16,7 @@ import type news from "~/locales/en/news.json";
 import type player from "~/locales/en/player.json";
 import type podcast from "~/locales/en/podcast.json";
 import type schedule from "~/locales/en/schedule.json";
+import type widgets from "~/locales/en/widgets.json";
 
 type Keys<Namespace extends string, File> = `${Namespace}.${Extract<keyof File, string>}`;
 
@@ -31,7 +32,8 @@ export type MessageKey =
   | Keys<"news", typeof news>
   | Keys<"player", typeof player>
   | Keys<"podcast", typeof podcast>
-  | Keys<"schedule", typeof schedule>;
+  | Keys<"schedule", typeof schedule>
+  | Keys<"widgets", typeof widgets>;
 
 /** Values for a message's {placeholders}. */
 export type MessageValues = Record<string, string | number | Date | null | undefined>;

@@ -17,6 +17,7 @@ import enNews from "./en/news.json";
 import enPlayer from "./en/player.json";
 import enPodcast from "./en/podcast.json";
 import enSchedule from "./en/schedule.json";
+import enWidgets from "./en/widgets.json";
 import idAccount from "./id/account.json";
 import idAdmin from "./id/admin.json";
 import idAudience from "./id/audience.json";
@@ -29,6 +30,7 @@ import idNews from "./id/news.json";
 import idPlayer from "./id/player.json";
 import idPodcast from "./id/podcast.json";
 import idSchedule from "./id/schedule.json";
+import idWidgets from "./id/widgets.json";
 import type { Language } from "~/i18n/languages";
 
 export type MessageFile = Record<string, string>;
@@ -47,6 +49,7 @@ export const messageFiles: Record<Language, Record<string, MessageFile>> = {
     player: enPlayer,
     podcast: enPodcast,
     schedule: enSchedule,
+    widgets: enWidgets,
   },
   id: {
     account: idAccount,
@@ -61,5 +64,6 @@ export const messageFiles: Record<Language, Record<string, MessageFile>> = {
     player: idPlayer,
     podcast: idPodcast,
     schedule: idSchedule,
+    widgets: idWidgets,
   },
 };

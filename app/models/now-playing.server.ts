@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { Server as SocketServer } from "socket.io";
 import { push } from "~/services/realtime.server";
-import { peekSingleton, setSingleton } from "~/services/singleton.server";
+import { peekSingleton, setSingleton, singleton } from "~/services/singleton.server";
 import { cleanStreamTitle, followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
 import { readDemoRegistry } from "./demo-content.server";
 import { recordSongChange } from "./song-history.server";
@@ -55,7 +55,19 @@ function store(next: NowPlaying): boolean {
   const current = peekSingleton<NowPlaying>(STATE);
   if (current && current.title === next.title && current.onAir === next.onAir) return false;
   setSingleton(STATE, next);
+  for (const listener of changeListeners()) listener(next);
   return true;
+}
+
+const changeListeners = () => singleton("nowPlayingListeners", () => new Set<(state: NowPlaying) => void>());
+
+/**
+ * Runs `listener` with each new state this instance stores: the follower's own and, on the other
+ * instances, the one it shares with them (the widgets' event stream follows it). Returns the unsubscribe function.
+ */
+export function onNowPlayingChanged(listener: (state: NowPlaying) => void): () => void {
+  changeListeners().add(listener);
+  return () => changeListeners().delete(listener);
 }
 
 export interface FollowerOptions {

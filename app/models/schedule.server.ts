@@ -287,14 +287,14 @@ export async function getOnAir(at: Date): Promise<OnAir> {
 
 /** On now and up next as the player bar shows them (every page's root data: kept small). */
 export interface BarOnAir {
-  now: { slug: string; name: string; hosts: string; end: string } | null;
+  now: { slug: string; name: string; hosts: string; end: string; artwork: string | null } | null;
   next: { slug: string; name: string; start: string } | null;
 }
 
 export async function getBarOnAir(at: Date): Promise<BarOnAir> {
   const { now, next } = await getOnAir(at);
   return {
-    now: now && { slug: now.slug, name: now.name, hosts: now.hosts.map((host) => host.name).join(", "), end: now.end.toISOString() },
+    now: now && { slug: now.slug, name: now.name, hosts: now.hosts.map((host) => host.name).join(", "), end: now.end.toISOString(), artwork: now.artwork },
     next: next && { slug: next.slug, name: next.name, start: next.start.toISOString() },
   };
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CREW_PAGE_SIZE, CrewSlider } from "~/components/CrewSlider";
+import { JsonLd } from "~/components/JsonLd";
 import { OnAirNow } from "~/components/OnAirNow";
 import { RecentSongs } from "~/components/RecentSongs";
 import { PodcastCardList } from "~/components/PodcastCard";
@@ -12,9 +13,13 @@ import { listLatestEpisodes } from "~/models/episodes.server";
 import { getOnAir, toPublicAiring } from "~/models/schedule.server";
 import { listRecentSongs } from "~/models/song-history.server";
 import { getSiteImage } from "~/models/site-images.server";
+import { siteOrigin } from "~/models/site-origin.server";
 import { getStationIdentity } from "~/models/station.server";
+import { stationJsonLd } from "~/models/structured-data.server";
 import { getConfig } from "~/services/config.server";
+import { liveShareInfo, liveShareMeta } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl } from "~/utils/media";
+import { stationIconUrl } from "~/utils/station-icon";
 import { withSiteMeta } from "~/utils/meta";
 
 const LATEST_PODCAST_COUNT = 5;
@@ -22,22 +27,35 @@ const RECENT_SONG_COUNT = 10;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const { t } = metaTranslator(matches);
-  return withSiteMeta(matches, [{ title: data ? t("listen.metaTitle", { station: data.stationName }) : t("listen.metaTitleBare") }]);
+  return withSiteMeta(matches, [
+    { title: data ? t("listen.metaTitle", { station: data.stationName }) : t("listen.metaTitleBare") },
+    ...(data ? liveShareMeta(data.share) : []),
+  ]);
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [jumbotron, episodes, crew, onAir, recentSongs] = await Promise.all([
+  const [jumbotron, episodes, crew, onAir, recentSongs, origin] = await Promise.all([
     getSiteImage("jumbotron"),
     listLatestEpisodes(LATEST_PODCAST_COUNT),
     crewSliderPage(new URL(request.url).searchParams.get("crew"), CREW_PAGE_SIZE),
     getOnAir(new Date()),
     listRecentSongs(RECENT_SONG_COUNT),
+    siteOrigin(request.url),
   ]);
+  const station = getStationIdentity();
   return {
     jumbotron,
     episodes,
     crew,
-    stationName: getStationIdentity().name,
+    stationName: station.name,
+    share: liveShareInfo(origin, {
+      path: "/listen",
+      title: station.name,
+      description: station.tagline,
+      imageUrl: stationIconUrl(station),
+      stationName: station.name,
+    }),
+    jsonLd: stationJsonLd(origin, station),
     stationTimeZone: getConfig().stationTimezone,
     onAir: { now: onAir.now && toPublicAiring(onAir.now), next: onAir.next && toPublicAiring(onAir.next) },
     recentSongs,
@@ -45,11 +63,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Listen() {
-  const { jumbotron, episodes, crew, stationName, stationTimeZone, onAir, recentSongs } = useLoaderData<typeof loader>();
+  const { jumbotron, episodes, crew, stationName, stationTimeZone, onAir, recentSongs, jsonLd } = useLoaderData<typeof loader>();
   const { t } = useT();
   useLiveData("images:changed");
   return (
     <div className="container">
+      <JsonLd data={jsonLd} />
       <h1 className="visually-hidden">{t("listen.heading", { station: stationName })}</h1>
       {jumbotron && (
         <div className="hero">

@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { EmbedList } from "~/components/EmbedFrame";
 import { EpisodePlayer } from "~/components/EpisodePlayer";
 import { FavoriteButton } from "~/components/FavoriteButton";
+import { JsonLd } from "~/components/JsonLd";
 import { useLiveData } from "~/hooks/useRealtime";
 import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
@@ -14,6 +15,7 @@ import { episodeMediaExtras, getEpisodePage } from "~/models/episodes.server";
 import { FEED_PATH } from "~/models/feed-identity.server";
 import { getStationIdentity } from "~/models/station.server";
 import { siteOrigin } from "~/models/site-origin.server";
+import { episodeJsonLd } from "~/models/structured-data.server";
 import { getConfig } from "~/services/config.server";
 import { episodeShareInfo, episodeShareMeta, parseStartTime } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl, mediaUrlFor } from "~/utils/media";
@@ -42,11 +44,13 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     episodeMediaExtras(episode.id),
     siteOrigin(request.url),
   ]);
+  const share = episodeShareInfo(origin, stationName, episode);
   return {
     episode,
     frames,
     stationName,
-    share: episodeShareInfo(origin, stationName, episode),
+    share,
+    jsonLd: episodeJsonLd(share, episode, origin),
     startAt,
     progress,
     extras,
@@ -62,12 +66,13 @@ function durationWords(seconds: number, t: ReturnType<typeof useT>["t"]): string
 }
 
 export default function PlayEpisode() {
-  const { episode, frames, stationName, startAt, progress, extras, subscribe, stationTimeZone } = useLoaderData<typeof loader>();
+  const { episode, frames, stationName, startAt, progress, extras, subscribe, stationTimeZone, jsonLd } = useLoaderData<typeof loader>();
   const { t, locale } = useT();
   useLiveData("embeds:changed");
   const cover = mediaUrlFor(episode.cover, 640);
   return (
     <div className="container">
+      <JsonLd data={jsonLd} />
       <article className="episode-hero" aria-labelledby="episode-title">
         <img className="episode-hero__backdrop" src={mediaUrlFor(episode.cover, 320)} alt="" width={320} height={320} />
         <img

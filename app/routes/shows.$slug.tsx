@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { JsonLd } from "~/components/JsonLd";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
 import { requestTranslator } from "~/i18n/language.server";
@@ -11,8 +12,11 @@ import { getShowBySlug } from "~/models/shows.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin } from "~/models/site-origin.server";
+import { showJsonLd } from "~/models/structured-data.server";
 import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
+import { liveShareInfo, liveShareMeta } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
+import { stationIconUrl } from "~/utils/station-icon";
 import { withSiteMeta } from "~/utils/meta";
 import { dayLabel, describeSlot } from "~/utils/weekdays";
 
@@ -21,7 +25,7 @@ const NEXT_AIRINGS = 8;
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   withSiteMeta(matches, [
     { title: data ? `${data.show.name} · ${data.stationName}` : metaTranslator(matches).t("schedule.showTitle") },
-    ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }] : []),
+    ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }, ...liveShareMeta(data.share)] : []),
   ]);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -31,7 +35,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 async function showPageData(request: Request, slug: string) {
   const show = await getShowBySlug(slug);
   if (!show) throw new Response((await requestTranslator(request)).t("schedule.showNotFound"), { status: 404 });
-  const [airings, episodes] = await Promise.all([listShowAirings(show.id, new Date(), NEXT_AIRINGS), listShowEpisodes(show.id)]);
+  const [airings, episodes, origin] = await Promise.all([
+    listShowAirings(show.id, new Date(), NEXT_AIRINGS),
+    listShowEpisodes(show.id),
+    siteOrigin(request.url),
+  ]);
+  const station = getStationIdentity();
+  const artwork = show.artwork ? mediaUrlFor(show.artwork, 640) : null;
+  const publicAirings = airings.map(toPublicAiring);
   return {
     show: {
       slug: show.slug,
@@ -43,15 +54,23 @@ async function showPageData(request: Request, slug: string) {
     },
     episodes,
     rules: show.slots.map(({ id, startDate, startTime, durationMinutes, rrule, endDate }) => ({ id, startDate, startTime, durationMinutes, rrule, endDate })),
-    airings: airings.map(toPublicAiring),
-    stationName: getStationIdentity().name,
+    airings: publicAirings,
+    stationName: station.name,
     stationTimeZone: getConfig().stationTimezone,
-    calendarUrl: `${await siteOrigin(request.url)}/shows/${show.slug}.ics`,
+    calendarUrl: `${origin}/shows/${show.slug}.ics`,
+    share: liveShareInfo(origin, {
+      path: `/shows/${encodeURIComponent(show.slug)}`,
+      title: `${show.name} · ${station.name}`,
+      description: show.description.slice(0, 200),
+      imageUrl: artwork ?? stationIconUrl(station),
+      stationName: station.name,
+    }),
+    jsonLd: showJsonLd(origin, station, { ...show, artwork }, publicAirings),
   };
 }
 
 export default function ShowPage() {
-  const { show, rules, airings, episodes, stationTimeZone, calendarUrl } = useLoaderData<typeof loader>();
+  const { show, rules, airings, episodes, stationTimeZone, calendarUrl, jsonLd } = useLoaderData<typeof loader>();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   const translator = useT();
   const { t, locale } = translator;
@@ -59,6 +78,7 @@ export default function ShowPage() {
   useLiveData("images:changed");
   return (
     <div className="container show-page">
+      <JsonLd data={jsonLd} />
       <header className={`show-page__head${show.artwork ? " show-page__head--art" : ""}`} style={{ borderColor: show.colour }}>
         {show.artwork && (
           <img

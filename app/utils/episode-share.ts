@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/node";
 import type { Translator } from "~/i18n/translate";
+import { embedHeight, embedPath, readWidgetOptions } from "~/widgets/options";
 import { mediaUrl, type MediaFile } from "./media";
 
 /**
@@ -39,10 +40,16 @@ export interface EpisodeShareInfo {
   image: { url: string; width: number; height: number };
   audio: { url: string; type: string };
   feedUrl: string;
+  /** The episode's iframe player (/embed/episode/{id}) and its size, for cards that play in place. */
+  player: { url: string; width: number; height: number };
+  /** Where oEmbed consumers ask for the player (the page's discovery link). */
+  oembedUrl: string;
 }
 
 // Large enough for link previews, small enough to fetch quickly.
 const SHARE_IMAGE_WIDTH = 1280;
+// The iframe player's width in cards and oEmbed answers (it shrinks to fit narrower ones).
+const PLAYER_WIDTH = 480;
 
 /** Absolute addresses for sharing an episode; `baseUrl` is the site's public origin. */
 export function episodeShareInfo(
@@ -54,6 +61,7 @@ export function episodeShareInfo(
   const variant = cover.variantWidths?.find((width) => width >= SHARE_IMAGE_WIDTH);
   const width = variant ?? cover.width ?? SHARE_IMAGE_WIDTH;
   const height = cover.width && cover.height ? Math.round((cover.height * width) / cover.width) : width;
+  const { options } = readWidgetOptions("episode", (name) => (name === "episode" ? String(episode.id) : null));
   return {
     stationName,
     title: episode.title,
@@ -62,6 +70,8 @@ export function episodeShareInfo(
     image: { url: `${baseUrl}${mediaUrl(cover, variant)}`, width, height },
     audio: { url: `${baseUrl}${mediaUrl(episode.audio)}`, type: episode.audio.contentType },
     feedUrl: `${baseUrl}/podcast.xml`,
+    player: { url: `${baseUrl}${embedPath("episode", options)}`, width: PLAYER_WIDTH, height: embedHeight("episode", options) },
+    oembedUrl: `${baseUrl}/oembed?${new URLSearchParams({ url: `${baseUrl}/play/${episode.id}`, format: "json" })}`,
   };
 }
 
@@ -92,12 +102,71 @@ export function episodeShareMeta(info: EpisodeShareInfo, t?: Translator["t"]): M
     { property: "og:image:height", content: String(info.image.height) },
     { property: "og:image:alt", content: imageAlt },
     { property: "og:audio", content: info.audio.url },
+    { property: "og:audio:secure_url", content: info.audio.url },
     { property: "og:audio:type", content: info.audio.type },
-    // Covers are square: the "summary" card shows them whole.
-    { name: "twitter:card", content: "summary" },
+    // A "player" card plays the episode in place (the iframe player); the square cover stays its image.
+    { name: "twitter:card", content: "player" },
     { name: "twitter:title", content: info.title },
     { name: "twitter:description", content: description },
     { name: "twitter:image", content: info.image.url },
     { name: "twitter:image:alt", content: imageAlt },
+    { name: "twitter:player", content: info.player.url },
+    { name: "twitter:player:width", content: String(info.player.width) },
+    { name: "twitter:player:height", content: String(info.player.height) },
+    { name: "twitter:player:stream", content: info.audio.url },
+    { name: "twitter:player:stream:content_type", content: info.audio.type },
+    { tagName: "link", rel: "alternate", type: "application/json+oembed", href: info.oembedUrl, title: info.title },
+  ];
+}
+
+/** Absolute addresses for sharing the live stream from a page (/listen, a show's page). */
+export interface LiveShareInfo {
+  stationName: string;
+  title: string;
+  description: string;
+  pageUrl: string;
+  imageUrl: string;
+  streamUrl: string;
+  player: { url: string; width: number; height: number };
+  oembedUrl: string;
+}
+
+export function liveShareInfo(
+  baseUrl: string,
+  page: { path: string; title: string; description: string; imageUrl: string; stationName: string },
+): LiveShareInfo {
+  const { options } = readWidgetOptions("player", () => null);
+  const pageUrl = `${baseUrl}${page.path}`;
+  return {
+    stationName: page.stationName,
+    title: page.title,
+    description: page.description,
+    pageUrl,
+    imageUrl: /^https?:\/\//.test(page.imageUrl) ? page.imageUrl : `${baseUrl}${page.imageUrl}`,
+    streamUrl: `${baseUrl}/stream/live`,
+    player: { url: `${baseUrl}${embedPath("player", options)}`, width: PLAYER_WIDTH, height: embedHeight("player", options) },
+    oembedUrl: `${baseUrl}/oembed?${new URLSearchParams({ url: pageUrl, format: "json" })}`,
+  };
+}
+
+/** OpenGraph, a Twitter player card and the oEmbed discovery link for a page that plays the live stream. */
+export function liveShareMeta(info: LiveShareInfo): MetaDescriptor[] {
+  return [
+    { tagName: "link", rel: "alternate", type: "application/json+oembed", href: info.oembedUrl, title: info.title },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: info.stationName },
+    { property: "og:url", content: info.pageUrl },
+    { property: "og:title", content: info.title },
+    { property: "og:description", content: info.description },
+    { property: "og:image", content: info.imageUrl },
+    { property: "og:audio", content: info.streamUrl },
+    { property: "og:audio:type", content: "audio/mpeg" },
+    { name: "twitter:card", content: "player" },
+    { name: "twitter:title", content: info.title },
+    { name: "twitter:description", content: info.description },
+    { name: "twitter:image", content: info.imageUrl },
+    { name: "twitter:player", content: info.player.url },
+    { name: "twitter:player:width", content: String(info.player.width) },
+    { name: "twitter:player:height", content: String(info.player.height) },
   ];
 }

@@ -104,6 +104,20 @@ export function isPlayedHere(id: number): boolean {
 
 type Listener = () => void;
 
+/** Lock-screen and car controls reach the rewind window through this while a listener rewinds (./rewind registers it). */
+export interface RewindRemote {
+  skip(seconds: number): void;
+  /** Moves the playhead to a wall-clock moment (ms). */
+  seekTo(at: number): void;
+  togglePause(): void;
+  readonly paused: boolean;
+  /** The playhead and the window's ends (wall-clock ms), and the song at the playhead. */
+  position(): { at: number | null; windowStart: number | null; windowEnd: number | null; title: string | null };
+}
+
+// What the lock screen's previous/next buttons skip when there is no track list to step through.
+const TRACK_SKIP_SECONDS = 30;
+
 /** What the episode half needs of the player. */
 export interface EpisodeHost {
   getState(): PlayerState;
@@ -423,17 +437,81 @@ class Player {
 
   // ---------------------------------------------------------------- Media Session
 
+  private rewind: RewindRemote | null = null;
+  private liveRewind: ((secondsBack: number) => void) | null = null;
+  private liveShow: { name: string; artwork: string | null } | null = null;
+
+  /** Rewinding started (its controls) or ended (null): the lock screen follows the rewind window meanwhile. */
+  setRewindRemote(remote: RewindRemote | null) {
+    this.rewind = remote;
+    this.mediaSessionKey = "";
+    this.updateMediaSession();
+  }
+  /** The rewind playhead moved or paused: the lock screen's position and title follow. */
+  rewindMoved() {
+    this.updateMediaSession();
+  }
+  /** How the lock screen's "back" starts rewinding the live stream (null: the station records nothing to rewind). */
+  setLiveRewind(start: ((secondsBack: number) => void) | null) {
+    this.liveRewind = start;
+  }
+  /** The show on air: its name and artwork stand on the lock screen while the live stream plays. */
+  setLiveShow(show: { name: string; artwork: string | null } | null) {
+    if (this.liveShow?.name === show?.name && this.liveShow?.artwork === show?.artwork) return;
+    this.liveShow = show;
+    this.mediaSessionKey = "";
+    this.updateMediaSession();
+  }
+
+  /**
+   * Lock screen, headphones and car: play and pause; seek (and previous/next track, which skip
+   * 30 s: an episode or the rewind window has no track list) in an episode or while rewinding;
+   * on the live stream, "back" rewinds it when the station records it.
+   */
   private bindMediaSessionActions() {
     if (!("mediaSession" in navigator)) return;
     const session = navigator.mediaSession;
     const episodeShown = () => this.state.showing === "episode" && this.state.episode !== null;
+    const back = (seconds: number) => {
+      if (this.rewind) this.rewind.skip(-seconds);
+      else if (episodeShown()) this.skip(-seconds);
+      else this.liveRewind?.(seconds);
+    };
+    const ahead = (seconds: number) => {
+      if (this.rewind) this.rewind.skip(seconds);
+      else if (episodeShown()) this.skip(seconds);
+    };
+    const pause = () => {
+      if (this.rewind) {
+        if (!this.rewind.paused) this.rewind.togglePause();
+      } else if (episodeShown()) this.episodeEl?.pause();
+      else this.stopLive();
+    };
     const actions: [MediaSessionAction, MediaSessionActionHandler][] = [
-      ["play", () => (episodeShown() ? this.playEpisode(this.state.episode!.info) : this.playLive())],
-      ["pause", () => (episodeShown() ? this.episodeEl?.pause() : this.stopLive())],
-      ["stop", () => (episodeShown() ? this.episodeEl?.pause() : this.stopLive())],
-      ["seekbackward", (details) => episodeShown() && this.skip(-(details.seekOffset ?? 15))],
-      ["seekforward", (details) => episodeShown() && this.skip(details.seekOffset ?? 30)],
-      ["seekto", (details) => episodeShown() && details.seekTime !== undefined && this.seek(details.seekTime)],
+      [
+        "play",
+        () => {
+          if (this.rewind) {
+            if (this.rewind.paused) this.rewind.togglePause();
+          } else if (episodeShown()) this.playEpisode(this.state.episode!.info);
+          else this.playLive();
+        },
+      ],
+      ["pause", pause],
+      ["stop", pause],
+      ["seekbackward", (details) => back(details.seekOffset ?? 15)],
+      ["seekforward", (details) => ahead(details.seekOffset ?? 30)],
+      ["previoustrack", () => back(TRACK_SKIP_SECONDS)],
+      ["nexttrack", () => ahead(TRACK_SKIP_SECONDS)],
+      [
+        "seekto",
+        (details) => {
+          if (details.seekTime === undefined) return;
+          const start = this.rewind?.position().windowStart;
+          if (this.rewind && start != null) this.rewind.seekTo(start + details.seekTime * 1000);
+          else if (episodeShown()) this.seek(details.seekTime);
+        },
+      ],
     ];
     for (const [action, handler] of actions) {
       try {
@@ -452,19 +530,39 @@ class Player {
     let key: string;
     let metadata: MediaMetadataInit | null = null;
     let playing = false;
-    if (showing === "episode" && episode) {
+    const liveArtwork = this.liveShow?.artwork
+      ? { src: new URL(this.liveShow.artwork, location.href).href }
+      : { src: new URL(station.artworkUrl, location.href).href, sizes: "512x512" };
+    if (this.rewind) {
+      const { at, windowStart, windowEnd, title } = this.rewind.position();
+      playing = !this.rewind.paused;
+      key = `rewind:${title}:${playing}:${this.liveShow?.name}`;
+      metadata = { title: title ?? station.liveTitle, artist: station.name, album: this.liveShow?.name ?? station.tagline, artwork: [liveArtwork] };
+      if (at !== null && windowStart !== null && windowEnd !== null && windowEnd > windowStart) {
+        try {
+          navigator.mediaSession.setPositionState({
+            duration: (windowEnd - windowStart) / 1000,
+            position: Math.min(Math.max(0, (at - windowStart) / 1000), (windowEnd - windowStart) / 1000),
+            playbackRate: 1,
+          });
+        } catch {
+          // A window the browser refuses (too short yet).
+        }
+      }
+    } else if (showing === "episode" && episode) {
       key = `episode:${episode.info.id}:${episode.playing}`;
       playing = episode.playing;
       metadata = { title: episode.info.title, artist: station.name, artwork: [{ src: new URL(episode.info.coverUrl, location.href).href, sizes: "640x640" }] };
     } else {
-      key = `live:${live.status}:${live.nowPlaying.title}`;
+      key = `live:${live.status}:${live.nowPlaying.title}:${this.liveShow?.name}:${this.liveShow?.artwork}`;
       playing = live.status === "playing" || live.status === "buffering";
       if (live.status !== "idle") {
+        // The show on air's artwork, else the station's.
         metadata = {
           title: live.nowPlaying.title ?? station.liveTitle,
           artist: station.name,
-          album: station.tagline,
-          artwork: [{ src: new URL(station.artworkUrl, location.href).href, sizes: "512x512" }],
+          album: this.liveShow?.name ?? station.tagline,
+          artwork: [liveArtwork],
         };
       }
     }

@@ -6,7 +6,7 @@
  * says what played at that moment.
  */
 import type HlsType from "hls.js";
-import { getPlayer } from "./player";
+import { getPlayer, type RewindRemote } from "./player";
 import type { RewindState, RewindStore } from "./rewind-state";
 
 interface Song {
@@ -80,6 +80,7 @@ class Rewind {
       if (native) this.seekTo(at);
       await element.play();
       this.set({ loading: false });
+      getPlayer().setRewindRemote(this.remote);
       this.timer = setInterval(() => this.tick(), 500);
       element.addEventListener("timeupdate", this.tick);
     } catch (error) {
@@ -110,8 +111,26 @@ class Rewind {
     getPlayer().playLive();
   };
 
+  /** What the lock screen and car controls do while rewinding (see the player's Media Session). */
+  private remote: RewindRemote = (() => {
+    const rewind = () => this;
+    return {
+      skip: (seconds: number) => rewind().skip(seconds),
+      seekTo: (at: number) => rewind().seekTo(at),
+      togglePause: () => rewind().togglePause(),
+      get paused() {
+        return rewind().paused;
+      },
+      position: () => {
+        const { at, windowStart, windowEnd, title } = rewind().state;
+        return { at, windowStart, windowEnd, title };
+      },
+    };
+  })();
+
   /** Stops rewinding and frees hls.js and the element's download. */
   stop = () => {
+    getPlayer().setRewindRemote(null);
     clearInterval(this.timer);
     this.unsubscribePlayer?.();
     this.unsubscribePlayer = null;
@@ -176,6 +195,7 @@ class Rewind {
     if (Date.now() - this.songsLoadedAt > 30_000) void this.loadSongs(range.start);
     const song = this.songs.find((candidate) => candidate.at <= at);
     this.set({ at, windowStart: range.start, windowEnd: range.end, title: song?.title ?? null });
+    getPlayer().rewindMoved();
   };
 
   private async loadSongs(from: number) {

@@ -36,6 +36,7 @@ export const adminLinks = [
   { to: "/audience-admin", labelKey: "common.adminNavAudience", permission: "shows" },
   { to: "/activity-admin", labelKey: "common.adminNavActivity", permission: "station" },
   { to: "/staff-admin", labelKey: "common.adminNavStaff", permission: "account" },
+  { to: "/widgets-admin", labelKey: "common.adminNavWidgets", permission: "content" },
 ] as const satisfies readonly { to: string; labelKey: string; permission: StaffPermission }[];
 
 /** Where the admin PIN lands without a (valid) page to return to. */
