@@ -211,6 +211,9 @@ async function main(): Promise<void> {
   const gzipped = await Promise.all(scripts.map(async (script) => gzipSync(await fetchText(new URL(script, url).href)).length));
   const jsGzip = gzipped.reduce((sum, size) => sum + size, 0);
   figure(`/listen JavaScript, gzip (${scripts.length} files)`, kilobytes(jsGzip), { text: "≤ 100 KB", met: jsGzip <= 100 * 1024 });
+  // The widgets other sites load (/widgets.js, issue 34): one script, no framework.
+  const widgetsGzip = gzipSync(await fetchText(`${url}/widgets.js`)).length;
+  figure("/widgets.js, gzip", kilobytes(widgetsGzip), { text: "≤ 15 KB", met: widgetsGzip <= 15 * 1024 });
 
   heading(`Realtime: ${formatNumber(listeners)} socket.io listeners`);
   const rssBeforeListeners = residentBytes(server.pid);
