@@ -29,7 +29,7 @@ describe("oEmbed, link previews and the widget endpoints", () => {
   const jsonLd = ($: cheerio.CheerioAPI) =>
     $('script[type="application/ld+json"]')
       .map((_, element) => JSON.parse($(element).text()) as Record<string, unknown>)
-      .get();
+      .get() as Record<string, unknown>[];
 
   it("answers oEmbed with the iframe player, found by a consumer library through the page's discovery link", async () => {
     const pageUrl = `${server.url}/play/${episode.id}?t=90`;
