@@ -20,7 +20,7 @@ import {
   StaffError,
 } from "~/models/staff.server";
 import { requireStaff } from "~/services/admin-session.server";
-import { answerAdminForm, permitted, type AdminHandler } from "~/services/admin-forms.server";
+import { answerAdminForm, pageScoped, permitted, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { fieldConstraints, keyedMessage, parseForm } from "~/utils/forms/form";
 import { ownPinSchema, staffGrantSchema } from "~/utils/forms/staff";
@@ -74,17 +74,22 @@ export async function action({ request }: ActionFunctionArgs) {
         return { ok: true, message: keyedMessage("admin.staffGranted", { name, role: check.value.role }) };
       }),
     ),
+    // The revoked member (or ended session) leaves the list with its form: the answer goes on the page's status line.
     revoke: managerOnly(
-      refusing(async ({ fields }) => {
-        const { name } = await revokeStaffRole(fields.userId ?? "", actor);
-        return { ok: true, message: keyedMessage("admin.staffRevoked", { name }) };
-      }),
+      pageScoped(
+        refusing(async ({ fields }) => {
+          const { name } = await revokeStaffRole(fields.userId ?? "", actor);
+          return { ok: true, message: keyedMessage("admin.staffRevoked", { name }) };
+        }),
+      ),
     ),
     "end-sessions": managerOnly(
-      refusing(async ({ fields }) => {
-        const { name } = await endStaffSessions(fields.userId ?? "", actor);
-        return { ok: true, message: keyedMessage("admin.staffSessionsEnded", { name }) };
-      }),
+      pageScoped(
+        refusing(async ({ fields }) => {
+          const { name } = await endStaffSessions(fields.userId ?? "", actor);
+          return { ok: true, message: keyedMessage("admin.staffSessionsEnded", { name }) };
+        }),
+      ),
     ),
     "own-pin": async ({ fields }) => {
       if (!actor.userId) return { ok: false, message: "admin.ownPinNeedsAccount" };
@@ -93,10 +98,10 @@ export async function action({ request }: ActionFunctionArgs) {
       await setOwnPin(actor.userId, check.value.pin, actor);
       return { ok: true, message: "admin.ownPinSet" };
     },
-    "end-own-session": async ({ fields }) => {
+    "end-own-session": pageScoped(async ({ fields }) => {
       const ended = actor.userId ? await endOwnAdminSession(actor.userId, fields.session ?? "") : false;
       return ended ? { ok: true, message: "admin.ownSessionEnded" } : { ok: false, message: "admin.ownSessionGone" };
-    },
+    }),
   });
 }
 
