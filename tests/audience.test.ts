@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
-import { getAudienceFigures } from "~/models/audience-figures.server";
+import { spawn, type ChildProcess } from "node:child_process";
+import { getAudienceFigures, primarySource } from "~/models/audience-figures.server";
 import { runAudienceRollup } from "~/models/audience-rollup.server";
 import { createSlot, validateSlot } from "~/models/schedule.server";
 import { createShow } from "~/models/shows.server";
 import { db } from "~/services/db.server";
 import { getStorage } from "~/services/storage.server";
 import { adminCookie } from "./helpers/admin";
+import { ICECAST_TEST_ADMIN_PASSWORD, icecastAvailable, startIcecast, type RunningIcecast } from "./helpers/icecast";
 import { startTestServer, type TestServer } from "./helpers/server";
 
 /**
@@ -98,16 +100,32 @@ function expectedDownloads(sizes: Record<Step["episode"], number>, seconds: Reco
   return [...sums.values()].filter((sum) => sum.bytes >= sum.needed);
 }
 
+let server: TestServer;
+let icecast: RunningIcecast | null = null;
+
+beforeAll(async () => {
+  icecast = icecastAvailable ? await startIcecast() : null;
+  // Addresses come from X-Forwarded-For, as behind the station's proxy. Icecast is polled every second.
+  server = await startTestServer({
+    TRUST_PROXY: "1",
+    STATION_TIMEZONE: "Asia/Jakarta",
+    REWIND_HOURS: "0",
+    AUDIENCE_POLL_SECONDS: "1",
+    ...(icecast ? { STREAM_URL: icecast.streamUrl, ICECAST_ADMIN_PASSWORD: ICECAST_TEST_ADMIN_PASSWORD } : {}),
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await icecast?.stop();
+});
+
 describe("podcast downloads (IAB v2.1)", () => {
-  let server: TestServer;
   const ids: Record<Step["episode"], number> = { long: 0, other: 0, short: 0 };
   const keys: Record<Step["episode"], string> = { long: "", other: "", short: "" };
   const sizes = { long: LONG_SECONDS * BYTES_PER_SECOND, other: LONG_SECONDS * BYTES_PER_SECOND, short: SHORT_SECONDS * BYTES_PER_SECOND };
   const seconds = { long: LONG_SECONDS, other: LONG_SECONDS, short: SHORT_SECONDS };
 
   beforeAll(async () => {
-    // Addresses come from X-Forwarded-For, as behind the station's proxy.
-    server = await startTestServer({ TRUST_PROXY: "1" });
     const cover = await db().storedFile.create({
       data: { key: "images/iab-cover.webp", contentType: "image/webp", size: 10, checksum: "c".repeat(64), width: 400, height: 400 },
     });
@@ -131,10 +149,6 @@ describe("podcast downloads (IAB v2.1)", () => {
       ids[name] = episode.id;
     }
   });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
   it("counts exactly the downloads the rules give, with the app, device and country of each", async () => {
     for (const step of SCRIPT) {
       const headers: Record<string, string> = { "X-Forwarded-For": step.address, "User-Agent": step.userAgent };
@@ -185,14 +199,6 @@ describe("podcast downloads (IAB v2.1)", () => {
 });
 
 describe("audience figures from a generated stretch of sessions", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ STATION_TIMEZONE: "Asia/Jakarta" });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
   it("rolls them up so that the per-period and per-show figures equal an independent computation in SQL", async () => {
     const DAY = 24 * 3600_000;
     // Whole UTC days that end two days ago: all settled, all within the raw sessions' retention.
@@ -212,20 +218,21 @@ describe("audience figures from a generated stretch of sessions", () => {
     // 3,000 sessions spread over the fortnight: lengths from 10 s to 3 h, 400 listeners.
     await db().$executeRawUnsafe(
       `INSERT INTO "ListeningSession" (source, "clientKey", "listenerHash", "startedAt", "endedAt", open, app, device, country)
-       SELECT 'web', 'gen-' || i, 'listener-' || (i * 7919 % 400),
+       SELECT $2, 'gen-' || i, 'listener-' || (i * 7919 % 400),
               $1::timestamptz + (i * 104729 % 1209600) * interval '1 second',
               $1::timestamptz + (i * 104729 % 1209600) * interval '1 second' + (10 + (i * 31337 % 10800)) * interval '1 second',
               false, (ARRAY['Chrome','Safari','Firefox'])[1 + i % 3], (ARRAY['phone','desktop'])[1 + i % 2], (ARRAY['ID','MY',''])[1 + i % 3]
        FROM generate_series(1, 3000) AS i`,
       from,
+      primarySource(),
     );
     expect(await runAudienceRollup({ sessionDays: 30, retentionDays: 730 })).toBe(true);
     const figures = await getAudienceFigures({ from, to }, { showIds: null });
-    expect(figures.source).toBe("web");
+    expect(figures.source).toBe(icecast ? "icecast" : "web");
 
     // The same figures straight from the raw sessions, by brute force.
     const [truth] = await db().$queryRawUnsafe<{ sessions: number; seconds: number; aqh: number; peak: number; uniques: number }[]>(
-      `WITH s AS (SELECT * FROM "ListeningSession" WHERE "endedAt" - "startedAt" >= interval '60 seconds'),
+      `WITH s AS (SELECT * FROM "ListeningSession" WHERE "clientKey" LIKE 'gen-%' AND "endedAt" - "startedAt" >= interval '60 seconds'),
        q AS (SELECT generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') AS q)
        SELECT
          (SELECT count(*) FROM s WHERE "startedAt" >= $1 AND "startedAt" < $2)::float8 AS sessions,
@@ -251,7 +258,7 @@ describe("audience figures from a generated stretch of sessions", () => {
     expect(airings.length).toBeGreaterThanOrEqual(14);
     for (const airing of airings) {
       const [expected] = await db().$queryRawUnsafe<{ aqh: number; seconds: number }[]>(
-        `WITH s AS (SELECT * FROM "ListeningSession" WHERE "endedAt" - "startedAt" >= interval '60 seconds')
+        `WITH s AS (SELECT * FROM "ListeningSession" WHERE "clientKey" LIKE 'gen-%' AND "endedAt" - "startedAt" >= interval '60 seconds')
          SELECT
            (SELECT avg((SELECT count(*) FROM s WHERE extract(epoch FROM LEAST("endedAt", q + interval '15 minutes') - GREATEST("startedAt", q)) >= 300))
               FROM generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') AS q)::float8 AS aqh,
@@ -277,5 +284,46 @@ describe("audience figures from a generated stretch of sessions", () => {
     await runAudienceRollup({ sessionDays: 30, retentionDays: 730 });
     expect(await db().audienceHour.count()).toBe(before);
     expect((await getAudienceFigures({ from, to }, { showIds: null })).period.sessions).toBe(truth.sessions);
+  });
+});
+
+describe.runIf(icecastAvailable)("the live stream's listeners from a real Icecast", () => {
+  it("shows N real listeners (curl with chosen user agents) on the screen within the poll interval, with their listening time", async () => {
+    const agents = [
+      "VLC/3.0.18 LibVLC/3.0.18",
+      "Lavf/59.27.100",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1",
+    ];
+    const listeners: ChildProcess[] = agents.map((agent) => spawn("curl", ["-s", "-o", "/dev/null", "-A", agent, icecast!.streamUrl], { stdio: "ignore" }));
+    try {
+      const cookie = await adminCookie(server.url);
+      const nowFigures = async () =>
+        (
+          (await (await fetch(`${server.url}/audience.json`, { headers: { Cookie: cookie } })).json()) as {
+            now: { icecastListeners: number | null; icecastListeningSeconds: number };
+          }
+        ).now;
+      // The station's own reader of the stream is one more client of Icecast's count, never a session.
+      await expect.poll(async () => (await nowFigures()).icecastListeners, { timeout: 10_000, interval: 250 }).toBeGreaterThanOrEqual(agents.length);
+      await expect.poll(() => db().listeningSession.count({ where: { source: "icecast", open: true } }), { timeout: 5_000, interval: 250 }).toBe(agents.length);
+      const sessions = await db().listeningSession.findMany({ where: { source: "icecast", open: true }, orderBy: { app: "asc" } });
+      expect(sessions.map((row) => row.app)).toEqual(["FFmpeg", "Safari", "VLC"]);
+      expect(sessions.find((row) => row.app === "Safari")?.device).toBe("phone");
+      // Their listening time follows the clock within a few seconds.
+      const startedAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const listened = (await nowFigures()).icecastListeningSeconds;
+      const elapsed = (Date.now() - startedAt) / 1000;
+      expect(listened).toBeGreaterThanOrEqual(agents.length * (elapsed - 3));
+      const html = await (await fetch(`${server.url}/audience-admin`, { headers: { Cookie: cookie } })).text();
+      expect(html).toMatch(/Listeners on Icecast<\/dt><dd>[3-9]<\/dd>/);
+      // One listener hangs up: its session ends at the next poll.
+      listeners[0].kill();
+      await expect
+        .poll(() => db().listeningSession.count({ where: { source: "icecast", open: true } }), { timeout: 5_000, interval: 250 })
+        .toBe(agents.length - 1);
+    } finally {
+      for (const listener of listeners) listener.kill();
+    }
   });
 });

@@ -53,6 +53,8 @@ const ICECAST = "/usr/bin/icecast2";
 const FFMPEG = "/usr/bin/ffmpeg";
 const SOURCE_PASSWORD = "source-test-pw";
 const ADMIN_PASSWORD = "admin-test-pw";
+/** The admin password of the test Icecast (user "admin"): what ICECAST_ADMIN_PASSWORD gives the station. */
+export const ICECAST_TEST_ADMIN_PASSWORD = ADMIN_PASSWORD;
 
 export const icecastAvailable = existsSync(ICECAST) && existsSync(FFMPEG);
 
