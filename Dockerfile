@@ -31,23 +31,26 @@ RUN npm run build \
 # ffmpeg for the one job the app gives it: WAV/FLAC/AIFF episodes (cover art included) to MP3
 # listening copies at -16 LUFS (loudnorm, libmp3lame). Debian's ffmpeg package brings ~300 MB of
 # codec, GPU and display libraries; this is Debian bookworm's own ffmpeg source (with its
-# patches), configured for those formats only (and the null output of the measuring pass): one
-# 2 MB binary that links libmp3lame and zlib.
+# patches), configured for those containers only (and the null output of the measuring pass).
+# The app accepts a WAV or AIFF(-C) by its header, whatever codec is inside, so the decoders are
+# the ones a WAV or AIFF-C can carry that ffmpeg can write (PCM, ADPCM, A-law/µ-law, GSM, G.723.1,
+# MPEG audio, AC-3, DTS, WMA, Vorbis, Speex, DFPWM, FLAC): tests/ops converts one of each (AAC in
+# a WAV is not decoded yet, see there). A 2.8 MB binary that links libmp3lame, libspeex and zlib.
 FROM node:24-bookworm-slim AS ffmpeg
 RUN if [ -f /etc/apt/sources.list.d/debian.sources ]; then \
       sed -i 's/^Types: deb$/Types: deb deb-src/' /etc/apt/sources.list.d/debian.sources; \
     else sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >>/etc/apt/sources.list; fi \
   && apt-get update \
-  && apt-get install -y --no-install-recommends dpkg-dev gcc make pkg-config nasm libmp3lame-dev zlib1g-dev xz-utils
+  && apt-get install -y --no-install-recommends dpkg-dev gcc make pkg-config nasm libmp3lame-dev libspeex-dev zlib1g-dev xz-utils
 WORKDIR /src
 RUN apt-get source --download-only ffmpeg && dpkg-source --no-check -x ffmpeg_*.dsc ffmpeg \
   && cd ffmpeg && ./configure --prefix=/opt/ffmpeg --enable-small --disable-debug --disable-doc \
      --disable-everything --disable-autodetect --disable-network --disable-avdevice --disable-ffplay --disable-ffprobe \
-     --enable-libmp3lame --enable-zlib \
+     --enable-libmp3lame --enable-libspeex --enable-zlib \
      --enable-protocol=file,pipe \
      --enable-demuxer=wav,w64,aiff,flac,mp3,image2 --enable-muxer=mp3,null \
-     --enable-parser=flac,mpegaudio,png,mjpeg \
-     --enable-decoder=pcm_s16le,pcm_s16be,pcm_s24le,pcm_s24be,pcm_s32le,pcm_s32be,pcm_f32le,pcm_f32be,pcm_f64le,pcm_f64be,pcm_u8,pcm_s8,pcm_alaw,pcm_mulaw,flac,mp3,mp3float,png,mjpeg \
+     --enable-parser=aac,ac3,dca,flac,gsm,g723_1,mpegaudio,vorbis,png,mjpeg \
+     --enable-decoder='pcm_*,adpcm_*,gsm,gsm_ms,g723_1,mp1*,mp2*,mp3*,aac,ac3,eac3,dca,wmav1,wmav2,vorbis,libspeex,sonic,dfpwm,flac,png,mjpeg' \
      --enable-encoder=libmp3lame,pcm_s16le,wrapped_avframe,png,mjpeg \
      --enable-filter=loudnorm,aresample,aformat,anull,volume,scale,format,null \
   && make -j"$(nproc)" && make install
@@ -55,7 +58,7 @@ RUN apt-get source --download-only ffmpeg && dpkg-source --no-check -x ffmpeg_*.
 FROM node:24-bookworm-slim
 # npm, corepack and yarn go: the server and the operator's commands run with plain node.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libmp3lame0 \
+  && apt-get install -y --no-install-recommends libmp3lame0 libspeex1 \
   && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
      /opt/yarn-* /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg
 COPY --from=ffmpeg /opt/ffmpeg/bin/ffmpeg /usr/local/bin/ffmpeg
@@ -78,6 +81,8 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 # Answers as soon as the server listens (it listens only once migrations and seeding are done).
-HEALTHCHECK --interval=5s --timeout=3s --start-period=120s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node:http, not fetch: it starts faster; the long timeout keeps a busy machine's slow start of the
+# probe itself (seconds, seen under load) from marking a serving instance unhealthy.
+HEALTHCHECK --interval=5s --timeout=15s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "require('http').get('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 CMD ["node", "build/server/index.js"]

@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { io, type Socket } from "socket.io-client";
 import { Agent, fetch, FormData, type RequestInit, type Response } from "undici";
 import { parse } from "yaml";
+import { needsListeningCopy, prepareAudio } from "~/services/audio.server";
 
 /*
  * The operator's stack, run for real: the project's own Dockerfile is built and its own
@@ -82,6 +83,33 @@ async function freePort(): Promise<number> {
   server.close();
   return port;
 }
+
+/**
+ * The codecs a WAV or AIFF(-C) can carry that Debian bookworm's full ffmpeg (5.1) writes: each is
+ * accepted by the app as an episode that gets an MP3 listening copy (prepareAudio goes by the
+ * container), so the image's slim ffmpeg must decode every one. `mono`: 8 kHz mono encoders.
+ * Not yet: AAC in a WAV (tag 0x00ff), which the image's ffmpeg refuses ("Invalid data found when
+ * processing input") although its aac decoder and parser are built in.
+ */
+const UPLOAD_CODECS: { encoder: string; container: "wav" | "aiff"; mono?: boolean }[] = [
+  ...["pcm_u8", "pcm_s16le", "pcm_s24le", "pcm_s32le", "pcm_s64le", "pcm_f32le", "pcm_f64le", "pcm_alaw", "pcm_mulaw"].map((encoder) => ({
+    encoder,
+    container: "wav" as const,
+  })),
+  ...["pcm_s8", "pcm_u8", "pcm_s16be", "pcm_s16le", "pcm_s24be", "pcm_s32be", "pcm_f32be", "pcm_f64be", "pcm_alaw", "pcm_mulaw"].map((encoder) => ({
+    encoder,
+    container: "aiff" as const,
+  })),
+  // ADPCM: AIFF-C's ima4 (QuickTime IMA) and Westwood IMA; WAV's Microsoft, IMA, Yamaha and Flash (G.722, G.726: below).
+  { encoder: "adpcm_ima_qt", container: "aiff" },
+  { encoder: "adpcm_ima_ws", container: "aiff" },
+  ...["adpcm_ms", "adpcm_ima_wav", "adpcm_yamaha", "adpcm_swf"].map((encoder) => ({ encoder, container: "wav" as const })),
+  ...["g722", "g726", "g723_1", "libgsm_ms", "libspeex"].map((encoder) => ({ encoder, container: "wav" as const, mono: true })),
+  ...["flac", "libmp3lame", "libshine", "mp2", "libtwolame", "ac3", "eac3", "dca", "wmav1", "wmav2", "libvorbis", "dfpwm"].map((encoder) => ({
+    encoder,
+    container: "wav" as const,
+  })),
+];
 
 let stackDir = "";
 let env: Record<string, string> = {};
@@ -243,6 +271,64 @@ describe.skipIf(skipReason !== null && !required)(`the operator's stack on a rea
     expect(stdout).toMatch(/^0$/m);
     expect(stdout).toMatch(/ffmpeg version/);
     expect(Number(size)).toBeLessThanOrEqual(400e6);
+  });
+
+  it("converts every codec a WAV or AIFF(-C) upload the app accepts can carry, ADPCM AIFF-C included", async () => {
+    // One short file per codec this machine's full ffmpeg writes into the containers the app takes
+    // as lossless originals (found by trying each of its audio encoders with the wav and aiff
+    // muxers; Sonic is left out: not even the full ffmpeg decodes what its encoder writes).
+    const dir = path.join(stackDir, "codecs");
+    await fs.mkdir(dir);
+    const made = await Promise.all(
+      UPLOAD_CODECS.map(async ({ encoder, container, mono }) => {
+        const file = path.join(dir, `${encoder}.${container}`);
+        const layout = mono ? ["-ac", "1", "-ar", "8000"] : ["-ac", "2", "-ar", "44100"];
+        await run(
+          "ffmpeg",
+          [
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-f",
+            "lavfi",
+            "-i",
+            "sine=frequency=440:duration=0.5",
+            ...layout,
+            "-strict",
+            "-2",
+            "-c:a",
+            encoder,
+            "-f",
+            container,
+            "-y",
+            file,
+          ],
+          { cwd: ROOT },
+        );
+        // The app takes it (by its first bytes, with a duration it can read)...
+        const bytes = await fs.readFile(file);
+        const prepared = await prepareAudio({ path: file, size: bytes.length, sha256: "", head: bytes.subarray(0, 4096) });
+        expect(needsListeningCopy(prepared.contentType), file).toBe(true);
+        return path.basename(file);
+      }),
+    );
+    // ...and the image's ffmpeg turns each into an MP3 listening copy with the app's filter and encoder.
+    await fs.chmod(dir, 0o755);
+    const { stdout } = await docker([
+      "run",
+      "--rm",
+      "--network",
+      "none",
+      "-v",
+      `${dir}:/codecs:ro`,
+      "--entrypoint",
+      "sh",
+      "spin-radio:local",
+      "-c",
+      'for f in /codecs/*; do if ffmpeg -hide_banner -nostdin -loglevel error -i "$f" -af loudnorm=I=-16:TP=-1.5:LRA=11 -ar 44100 -c:a libmp3lame -b:a 128k -f mp3 -y /tmp/out.mp3 2>/tmp/err && [ -s /tmp/out.mp3 ]; then echo "ok ${f#/codecs/}"; else echo "FAILED ${f#/codecs/}: $(tail -1 /tmp/err)"; fi; done',
+    ]);
+    expect(stdout.split("\n").filter((line) => !line.startsWith("ok ") && line !== "")).toEqual([]);
+    expect(stdout.match(/^ok /gm)).toHaveLength(made.length);
   });
 
   it("serves the station through the proxy over HTTPS: health, /listen, the feed and an episode with Range", async () => {
