@@ -94,12 +94,13 @@ export default tseslint.config(
     rules: {
       "import-x/no-cycle": "error",
       // Public APIs only: every package imported is declared in package.json (type-only imports are
-      // not checked), and no file is reached inside a package's build ("pkg/dist/...") past its exports.
+      // not checked), and no file is reached inside a package's build ("pkg/dist/...") past its exports
+      // (a package's stylesheet, imported for its URL as its docs say, is the exception).
       "import-x/no-extraneous-dependencies": [
         "error",
         { devDependencies: ["**/*.test.ts", "scripts/**", "tests/**"], optionalDependencies: false, peerDependencies: false, bundledDependencies: false },
       ],
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/dist", "**/dist/**"], message: PRIVATE_BUILD_MESSAGE }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/dist/**", "!**/*.css"], message: PRIVATE_BUILD_MESSAGE }] }],
       // Type-only imports are allowed across layers; value imports follow the layers.
       "boundaries/dependencies": [
         "error",
