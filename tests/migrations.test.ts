@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { applyMigrations, readMigrations } from "~/services/migrations.server";
+import { applyMigrations, MIGRATIONS_DIR, readMigrations } from "~/services/migrations.server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
@@ -92,6 +92,37 @@ describe("applyMigrations", () => {
     expect(applied.filter((names) => names.length > 0)).toEqual([["20200101000000_once"]]);
     expect(await query(database.url, `SELECT id FROM "Once"`)).toEqual([{ id: 1 }]);
     expect(await query(database.url, `SELECT migration_name FROM "_prisma_migrations"`)).toEqual([{ migration_name: "20200101000000_once" }]);
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it("turns the activity log's earlier lines into messages: keyed text as it was, English text where its shape says what it was", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-migrations-"));
+    const names = (await fs.readdir(MIGRATIONS_DIR)).filter((name) => /^\d{14}_/.test(name) && name < "20261126082325_activity_messages");
+    for (const name of names) await fs.cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+    await applyMigrations(database.url, () => {}, dir);
+    await query(
+      database.url,
+      `INSERT INTO "ActivityLog" (id, action, summary) VALUES
+        ('keyed', 'event.created', 'admin.activityEventCreated {"name":"Konser","date":"2026-12-27","time":"19:30"}'),
+        ('moved', 'crew-image.moved', 'Moved crew image Crew3 to #1'),
+        ('airing', 'schedule.airing-moved', 'Moved "Tech Corner" from 2026-11-27 09:00 to 2026-11-28 10:00'),
+        ('slot', 'schedule.slot-created', 'Scheduled "Tech Corner" every Monday at 09:00 for 60 min, from 26 Nov 2026'),
+        ('broken', 'event.created', 'admin.activityEventCreated {not json}')`,
+    );
+    await applyMigrations(database.url);
+    const rows = await query<{ id: string; messageKey: string | null; messageValues: unknown; summary: string }>(
+      database.url,
+      `SELECT id, "messageKey", "messageValues", summary FROM "ActivityLog" ORDER BY id`,
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.id, [row.messageKey, row.messageValues]]))).toEqual({
+      keyed: ["admin.activityEventCreated", { name: "Konser", date: { date: "2026-12-27" }, time: { time: "19:30" } }],
+      moved: ["admin.activityCrewImageMovedTo", { key: "Crew3", position: 1 }],
+      airing: ["admin.activityAiringMoved", { show: "Tech Corner", from: { at: "2026-11-27T09:00" }, to: { at: "2026-11-28T10:00" } }],
+      // A slot's words cannot be read back into its rule, nor text that only looks keyed: shown as written.
+      slot: [null, null],
+      broken: [null, null],
+    });
+    expect(rows.find((row) => row.id === "slot")!.summary).toMatch(/^Scheduled "Tech Corner" every Monday/);
     await fs.rm(dir, { recursive: true, force: true });
   });
 });

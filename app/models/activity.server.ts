@@ -2,6 +2,12 @@ import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
+import { serverI18n } from "~/i18n/catalogs.server";
+import type { MessageKey } from "~/i18n/keys";
+import { translator } from "~/i18n/translate";
+import { activityText, type ActivityMessage, type ActivityValue } from "~/utils/activity-message";
+
+export { activityMessage } from "~/utils/activity-message";
 
 /**
  * Who made a change: the admin session it came from (null for changes made outside a browser
@@ -18,11 +24,21 @@ export const SYSTEM_ACTOR: AdminActor = { adminSessionId: null };
 /**
  * Records an admin change inside the transaction that makes it, so a change
  * is never committed without its log line (nor logged when it rolled back).
- * A keyed summary (keyedMessage) is shown in each admin's language; plain text as it is.
+ * What happened is stored as a message (key and values), shown in each reader's language;
+ * `summary` keeps it in English for logs and exports.
  */
-export async function logActivity(tx: Prisma.TransactionClient, actor: AdminActor, action: string, summary: string): Promise<void> {
+export async function logActivity(tx: Prisma.TransactionClient, actor: AdminActor, action: string, message: ActivityMessage): Promise<void> {
+  const summary = activityText(message, translator(serverI18n("en"))).slice(0, 500);
   await tx.activityLog.create({
-    data: { action, summary: summary.slice(0, 500), adminSessionId: actor.adminSessionId, actorUserId: actor.userId ?? null, actorName: actor.name ?? null },
+    data: {
+      action,
+      summary,
+      messageKey: message.key,
+      messageValues: message.values as Prisma.InputJsonObject | undefined,
+      adminSessionId: actor.adminSessionId,
+      actorUserId: actor.userId ?? null,
+      actorName: actor.name ?? null,
+    },
   });
 }
 
@@ -55,6 +71,8 @@ export async function listActivity({ person, entity, limit }: ActivityFilter) {
       id: true,
       action: true,
       summary: true,
+      messageKey: true,
+      messageValues: true,
       createdAt: true,
       actorName: true,
       actorUserId: true,
@@ -62,8 +80,12 @@ export async function listActivity({ person, entity, limit }: ActivityFilter) {
       adminSession: { select: { createdAt: true, clientIp: true } },
     },
   });
-  return rows.map(({ adminSessionId, adminSession, ...row }) => ({
+  return rows.map(({ adminSessionId, adminSession, messageKey, messageValues, ...row }) => ({
     ...row,
+    // Rows older than messages (free English text) have none: they are shown as written.
+    message: messageKey
+      ? ({ key: messageKey as MessageKey, values: (messageValues ?? undefined) as Record<string, ActivityValue> | undefined } satisfies ActivityMessage)
+      : null,
     session: adminSessionId
       ? { label: sessionLabel(adminSessionId), startedAt: adminSession?.createdAt ?? null, clientIp: adminSession?.clientIp ?? null }
       : null,

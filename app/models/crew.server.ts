@@ -6,7 +6,8 @@ import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
 import { crewMemberSchema, type CrewMemberInput } from "~/utils/forms/crew-member";
 import { parseForm, type FormResult } from "~/utils/forms/form";
-import { logActivity, type AdminActor } from "./activity.server";
+import type { ActivityMessage } from "~/utils/activity-message";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
 
 const imageSelect = { select: { key: true, width: true, height: true, variantWidths: true } } as const;
@@ -77,7 +78,7 @@ export async function replaceCrewImage(key: string, image: Buffer, actor: AdminA
     const previous = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
     if (!previous) throw new UploadError(keyedMessage("admin.crewImageGone", { key }));
     await tx.crewImage.update({ where: { key }, data: { imageId: file!.id } });
-    await logActivity(tx, actor, "crew-image.replaced", keyedMessage("admin.activityCrewImageReplaced", { key }));
+    await logActivity(tx, actor, "crew-image.replaced", activityMessage("admin.activityCrewImageReplaced", { key }));
     return { result: null, replaced: [previous.image] };
   });
   publishCrewImages("updated", [key]);
@@ -93,7 +94,7 @@ export async function addCrewImage(image: Buffer, actor: AdminActor): Promise<st
     const next = Math.max(0, ...existing.map((image) => keyNumber(image.key))) + 1;
     const position = Math.max(0, ...existing.map((image) => image.position)) + 1;
     await tx.crewImage.create({ data: { key: crewImageKey(next), position, imageId: file!.id } });
-    await logActivity(tx, actor, "crew-image.created", keyedMessage("admin.activityCrewImageAdded", { key: crewImageKey(next) }));
+    await logActivity(tx, actor, "crew-image.created", activityMessage("admin.activityCrewImageAdded", { key: crewImageKey(next) }));
     return { result: crewImageKey(next), replaced: [] };
   });
   publishCrewImages("created", [key]);
@@ -106,7 +107,7 @@ export async function deleteCrewImage(key: string, actor: AdminActor) {
     const removed = await tx.crewImage.findUnique({ where: { key }, select: { image: imageSelect } });
     if (!removed) throw new UploadError(keyedMessage("admin.crewImageGone", { key }));
     await tx.crewImage.delete({ where: { key } });
-    await logActivity(tx, actor, "crew-image.deleted", keyedMessage("admin.activityCrewImageDeleted", { key }));
+    await logActivity(tx, actor, "crew-image.deleted", activityMessage("admin.activityCrewImageDeleted", { key }));
     return { result: null, replaced: [removed.image] };
   });
   publishCrewImages("deleted", [key]);
@@ -114,15 +115,20 @@ export async function deleteCrewImage(key: string, actor: AdminActor) {
 
 /** Swaps a picture with its neighbour before (-1) or after (+1) it in the slider. */
 export async function moveCrewImage(key: string, direction: -1 | 1, actor: AdminActor): Promise<boolean> {
-  return placeCrewImage(key, (index) => index + direction, `${direction < 0 ? "up" : "down"}`, actor);
+  return placeCrewImage(
+    key,
+    (index) => index + direction,
+    direction < 0 ? activityMessage("admin.activityCrewImageMovedUp", { key }) : activityMessage("admin.activityCrewImageMovedDown", { key }),
+    actor,
+  );
 }
 
 /** Drag-to-reorder: puts a crew image at a 1-based position of the slider, shifting the others. */
 export async function moveCrewImageTo(key: string, position: number, actor: AdminActor): Promise<boolean> {
-  return placeCrewImage(key, () => position - 1, `to #${position}`, actor);
+  return placeCrewImage(key, () => position - 1, activityMessage("admin.activityCrewImageMovedTo", { key, position }), actor);
 }
 
-async function placeCrewImage(key: string, target: (index: number) => number, how: string, actor: AdminActor): Promise<boolean> {
+async function placeCrewImage(key: string, target: (index: number) => number, logged: ActivityMessage, actor: AdminActor): Promise<boolean> {
   const moved = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(5417002)`;
     const images = await tx.crewImage.findMany({ orderBy: [{ position: "asc" }, { key: "asc" }], select: { id: true, key: true } });
@@ -134,7 +140,7 @@ async function placeCrewImage(key: string, target: (index: number) => number, ho
     order.splice(to, 0, id);
     // Renumber 1..n so earlier duplicates or gaps in positions never make a move a no-op.
     for (const [position, imageId] of order.entries()) await tx.crewImage.update({ where: { id: imageId }, data: { position: position + 1 } });
-    await logActivity(tx, actor, "crew-image.moved", `Moved crew image ${key} ${how}`);
+    await logActivity(tx, actor, "crew-image.moved", logged);
     return true;
   });
   if (moved) publishCrewImages("reordered", [key]);
@@ -159,7 +165,7 @@ export async function createCrewMember(input: CrewMemberInput, image: Buffer, ac
   const upload = await uploadImage(image, "members", { artwork: true });
   const member = await commitFileChange(upload, async (tx, file) => {
     const created = await tx.crewMember.create({ data: { ...input, imageId: file!.id }, select: { id: true, name: true } });
-    await logActivity(tx, actor, "crew-member.created", keyedMessage("admin.activityCrewMemberAdded", { name: created.name }));
+    await logActivity(tx, actor, "crew-member.created", activityMessage("admin.activityCrewMemberAdded", { name: created.name }));
     return { result: created, replaced: [] };
   });
   publishCrewMember("created", member.id);
@@ -181,7 +187,7 @@ export async function updateCrewMember(id: string, input: CrewMemberInput, image
       tx,
       actor,
       "crew-member.updated",
-      keyedMessage(file ? "admin.activityCrewMemberUpdatedPhoto" : "admin.activityCrewMemberUpdated", { name: updated.name }),
+      activityMessage(file ? "admin.activityCrewMemberUpdatedPhoto" : "admin.activityCrewMemberUpdated", { name: updated.name }),
     );
     return { result: updated, replaced: file ? [previous.image] : [] };
   });
@@ -194,7 +200,7 @@ export async function deleteCrewMember(id: string, actor: AdminActor, t: Transla
     const removed = await tx.crewMember.findUnique({ where: { id }, select: { id: true, name: true, image: imageSelect } });
     if (!removed) throw new UploadError(t("chart.memberGone"));
     await tx.crewMember.delete({ where: { id } });
-    await logActivity(tx, actor, "crew-member.deleted", keyedMessage("admin.activityCrewMemberDeleted", { name: removed.name }));
+    await logActivity(tx, actor, "crew-member.deleted", activityMessage("admin.activityCrewMemberDeleted", { name: removed.name }));
     return { result: removed, replaced: [removed.image] };
   });
   publishCrewMember("deleted", member.id);

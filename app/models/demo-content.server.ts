@@ -3,9 +3,8 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { sanitizeEmbed } from "~/services/embed-sanitizer.server";
 import { publish } from "~/services/realtime.server";
-import { keyedMessage } from "~/utils/forms/form";
 import { dayKeyAt } from "~/utils/schedule-time";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 import { discardUnusedFiles } from "./files.server";
 
 /*
@@ -315,7 +314,7 @@ export async function removeDemoContent(actor: AdminActor): Promise<boolean> {
       await tx.crewImage.deleteMany({ where: { id: { in: registry.crewImages } } });
       for (const image of registry.siteImages) await tx.siteImage.deleteMany({ where: { slot: image.slot, imageId: image.imageId } });
       await tx.setting.delete({ where: { key: REGISTRY_KEY } });
-      await logActivity(tx, actor, "demo.removed", keyedMessage("admin.activityDemoRemoved"));
+      await logActivity(tx, actor, "demo.removed", activityMessage("admin.activityDemoRemoved"));
       return true;
     },
     { timeout: 60_000 },

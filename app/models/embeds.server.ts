@@ -1,9 +1,8 @@
-import { keyedMessage } from "~/i18n/keyed";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { sanitizeEmbed } from "~/services/embed-sanitizer.server";
 import { publish } from "~/services/realtime.server";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 
 /** The chart embeds in the order the admin arranged them. Codes are stored already sanitised. */
 export function listEmbeds() {
@@ -28,7 +27,7 @@ export async function addEmbed(input: string, actor: AdminActor): Promise<AddEmb
       data: { code: check.code, position: (last._max.position ?? 0) + 1 },
       select: { id: true, code: true, position: true, createdAt: true },
     });
-    await logActivity(tx, actor, "embed.created", keyedMessage("admin.activityEmbedAdded", { host: check.host }));
+    await logActivity(tx, actor, "embed.created", activityMessage("admin.activityEmbedAdded", { host: check.host }));
     return created;
   });
   publish("embeds:changed", { action: "created", records: [embed] });
@@ -46,7 +45,7 @@ export async function deleteEmbed(id: string, actor: AdminActor): Promise<boolea
       tx,
       actor,
       "embed.deleted",
-      check.ok ? keyedMessage("admin.activityEmbedDeleted", { host: check.host }) : keyedMessage("admin.activityEmbedDeletedUnknown"),
+      check.ok ? activityMessage("admin.activityEmbedDeleted", { host: check.host }) : activityMessage("admin.activityEmbedDeletedUnknown"),
     );
     return embed;
   });

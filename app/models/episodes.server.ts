@@ -14,7 +14,7 @@ import { UploadError } from "~/services/uploads.server";
 import { episodeSchema } from "~/utils/forms/episode";
 import { keyedMessage, parseForm, type FormResult } from "~/utils/forms/form";
 import { type Chapter } from "~/utils/transcript";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 import { feedIdentity, stationEmail } from "./feed-identity.server";
 import { commitFileChange, discardFileIfUnused, uploadAudio, uploadImage, uploadTranscript, type UploadedFile } from "./files.server";
 import { enqueueListeningCopy } from "./listening-copies.server";
@@ -255,7 +255,7 @@ export async function createEpisode(input: EpisodeInput, actor: AdminActor): Pro
         },
         select: episodeSelect,
       });
-      await logActivity(tx, actor, "episode.created", keyedMessage("admin.activityEpisodeCreated", { title: created.title }));
+      await logActivity(tx, actor, "episode.created", activityMessage("admin.activityEpisodeCreated", { title: created.title }));
       return { result: created, replaced: [] };
     });
   } catch (error) {
@@ -307,7 +307,7 @@ export async function updateEpisode(id: number, input: EpisodeInput, actor: Admi
         },
         select: episodeSelect,
       });
-      await logActivity(tx, actor, "episode.updated", keyedMessage("admin.activityEpisodeUpdated", { title: updated.title }));
+      await logActivity(tx, actor, "episode.updated", activityMessage("admin.activityEpisodeUpdated", { title: updated.title }));
       const gone = (file: Episode["audio"] | null) => (file && file.id !== updated.audio.id && file.id !== updated.originalAudio?.id ? file : null);
       return {
         result: updated,
@@ -336,7 +336,7 @@ export async function deleteEpisode(id: number, actor: AdminActor): Promise<bool
     const episode = await tx.podcastEpisode.findUnique({ where: { id }, select: episodeSelect });
     if (!episode) return null;
     await tx.podcastEpisode.delete({ where: { id } });
-    await logActivity(tx, actor, "episode.deleted", keyedMessage("admin.activityEpisodeDeleted", { title: episode.title }));
+    await logActivity(tx, actor, "episode.deleted", activityMessage("admin.activityEpisodeDeleted", { title: episode.title }));
     return episode;
   });
   if (!deleted) return false;
@@ -496,7 +496,7 @@ async function switchCover(
       data: { coverId: file!.id },
       select: { id: true, title: true, publishedAt: true, listeningReady: true, cover: coverSelect },
     });
-    await logActivity(tx, actor, action, keyedMessage(summary, { id: String(updated.id), title: updated.title }));
+    await logActivity(tx, actor, action, activityMessage(summary, { id: String(updated.id), title: updated.title }));
     return { result: updated, replaced: [previous.cover] };
   });
   // Anonymous sockets hear of a new cover only for an episode they may see (open pages refetch either way).

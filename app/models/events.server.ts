@@ -1,4 +1,3 @@
-import { keyedMessage } from "~/i18n/keyed";
 import { Prisma } from "~/generated/prisma/client";
 import { stationTranslator } from "~/i18n/catalogs.server";
 import type { Translator } from "~/i18n/translate";
@@ -7,7 +6,7 @@ import { publish } from "~/services/realtime.server";
 import { UploadError } from "~/services/uploads.server";
 import { eventProblem, eventSchema } from "~/utils/forms/event";
 import { parseForm, type FormResult } from "~/utils/forms/form";
-import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
 
 const eventSelect = {
@@ -76,7 +75,12 @@ export async function createEvent(input: NewEvent, actor: AdminActor = SYSTEM_AC
         data: { name: input.name, date: new Date(`${input.date}T00:00:00Z`), time: input.time, posterId: file!.id },
         select: eventSelect,
       });
-      await logActivity(tx, actor, "event.created", keyedMessage("admin.activityEventCreated", { name: created.name, date: input.date, time: input.time }));
+      await logActivity(
+        tx,
+        actor,
+        "event.created",
+        activityMessage("admin.activityEventCreated", { name: created.name, date: { date: input.date }, time: { time: input.time } }),
+      );
       return { result: created, replaced: [] };
     });
   } catch (error) {
@@ -103,7 +107,7 @@ export async function updateEvent(id: string, input: EventChanges, actor: AdminA
         tx,
         actor,
         "event.updated",
-        keyedMessage(file ? "admin.activityEventUpdatedPoster" : "admin.activityEventUpdated", { name: updated.name }),
+        activityMessage(file ? "admin.activityEventUpdatedPoster" : "admin.activityEventUpdated", { name: updated.name }),
       );
       return { result: updated, replaced: file ? [previous.poster] : [] };
     });
@@ -119,7 +123,7 @@ export async function deleteEvent(id: string, actor: AdminActor, t: Translate): 
     const removed = await tx.event.findUnique({ where: { id }, select: eventSelect });
     if (!removed) throw new UploadError(t("events.gone"));
     await tx.event.delete({ where: { id } });
-    await logActivity(tx, actor, "event.deleted", keyedMessage("admin.activityEventDeleted", { name: removed.name }));
+    await logActivity(tx, actor, "event.deleted", activityMessage("admin.activityEventDeleted", { name: removed.name }));
     return { result: removed, replaced: [removed.poster] };
   });
   publish("events:changed", { action: "deleted", records: [{ id: event.id, name: event.name }] });

@@ -1,4 +1,3 @@
-import { keyedMessage } from "~/i18n/keyed";
 import { canonicalOrigin } from "./site-origin.server";
 import { randomUUID } from "node:crypto";
 import { getConfig } from "~/services/config.server";
@@ -7,7 +6,7 @@ import { cachedRead } from "~/services/read-cache.server";
 import { podcastGuid } from "~/services/feeds.server";
 import { parseForm } from "~/utils/forms/form";
 import { STATION_EMAIL_INVALID, stationEmailSchema } from "~/utils/forms/station";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 
 /*
  * What makes the podcast the same podcast for directories and apps, whatever
@@ -126,7 +125,7 @@ export async function saveStationEmail(text: string, actor: AdminActor): Promise
   const { email } = check.value;
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: EMAIL_KEY }, create: { key: EMAIL_KEY, value: email }, update: { value: email } });
-    await logActivity(tx, actor, "station.email", keyedMessage("admin.activityStationEmail", { email }));
+    await logActivity(tx, actor, "station.email", activityMessage("admin.activityStationEmail", { email }));
   });
   return email;
 }

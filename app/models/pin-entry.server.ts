@@ -7,7 +7,7 @@ import { safeRedirect } from "~/utils/safe-redirect";
 import { adminHome, isAdminPage } from "~/utils/site-pages";
 import type { StaffRole } from "~/utils/staff-roles";
 import { stationHasManager } from "~/services/admin-session.server";
-import { logActivity, SYSTEM_ACTOR } from "./activity.server";
+import { activityMessage, logActivity, SYSTEM_ACTOR } from "./activity.server";
 import { verifyPin, type PinKind } from "./pins.server";
 import { claimFirstManager, staffStanding, verifyStaffPin } from "./staff.server";
 
@@ -55,7 +55,7 @@ async function countWrongAdminPin(clientIp: string): Promise<void> {
         tx,
         SYSTEM_ACTOR,
         "pin.admin.attacked",
-        `Admin PIN under attack: ${ADMIN_PIN_STATION_CEILING} wrong admin PINs within an hour (last from ${clientIp}); for the next ${minutes} minutes each address gets one attempt before its back-off.`,
+        activityMessage("admin.activityAdminPinAttacked", { count: ADMIN_PIN_STATION_CEILING, ip: clientIp, minutes }),
       ),
     );
   }

@@ -2,8 +2,7 @@ import { randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
-import { keyedMessage } from "~/utils/forms/form";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -80,6 +79,6 @@ export async function changePin(kind: PinKind, pin: string, actor: AdminActor): 
   const value = await hashPin(pin);
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: settingKey(kind) }, create: { key: settingKey(kind), value }, update: { value } });
-    await logActivity(tx, actor, `pin.${kind}.changed`, keyedMessage(kind === "admin" ? "admin.activityAdminPinChanged" : "admin.activityPublicPinChanged"));
+    await logActivity(tx, actor, `pin.${kind}.changed`, activityMessage(kind === "admin" ? "admin.activityAdminPinChanged" : "admin.activityPublicPinChanged"));
   });
 }

@@ -11,7 +11,7 @@ import { mediaUrlFor } from "~/utils/media";
 import { parseForm, type FormResult } from "~/utils/forms/form";
 import { durationField, slotSchema, type SlotFormValues, type SlotValue } from "~/utils/forms/schedule";
 import { floatingMs, instantOfFloating, instantOfStationWall, parseWallKey, wallKey } from "~/utils/schedule-time";
-import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 
 /*
  * The programme: each show's slots are RFC 5545 data in the station's time
@@ -46,7 +46,7 @@ export class ScheduleError extends UploadError {
 }
 
 // Defined beside the client code that renders them (a `.server` module is empty in the browser).
-import { describeSlot as describeSlotIn, slotDays, WEEKDAYS, type SlotRule, type Weekday } from "~/utils/weekdays";
+import { slotDays, WEEKDAYS, type SlotRule, type Weekday } from "~/utils/weekdays";
 
 export { slotDays, WEEKDAYS, type Weekday };
 
@@ -402,7 +402,7 @@ export async function createSlot(showId: string, slot: Extract<SlotCheck, { ok: 
     if (!show) throw ScheduleError.of("schedule.showGone");
     const row = await tx.showSlot.create({ data: { showId, ...slot }, select: { id: true } });
     await refuseOverlaps(tx, row.id, overlapFrom(slot.startDate));
-    await logActivity(tx, actor, "schedule.slot-created", `Scheduled "${show.name}" ${describeSlot(slot)}`);
+    await logActivity(tx, actor, "schedule.slot-created", activityMessage("admin.activitySlotCreated", { show: show.name, slot: { slot: slotRule(slot) } }));
     return row;
   });
   publishSchedule("created", [{ id: created.id, showId }]);
@@ -417,7 +417,12 @@ export async function updateSlot(slotId: string, slot: Extract<SlotCheck, { ok: 
     if (!previous) throw ScheduleError.of("schedule.slotGone");
     await tx.showSlot.update({ where: { id: slotId }, data: slot });
     await refuseOverlaps(tx, slotId, overlapFrom(slot.startDate));
-    await logActivity(tx, actor, "schedule.slot-updated", `Changed a slot of "${previous.show.name}" to ${describeSlot(slot)}`);
+    await logActivity(
+      tx,
+      actor,
+      "schedule.slot-updated",
+      activityMessage("admin.activitySlotUpdated", { show: previous.show.name, slot: { slot: slotRule(slot) } }),
+    );
   });
   publishSchedule("updated", [{ id: slotId }]);
 }
@@ -430,7 +435,12 @@ export async function deleteSlot(slotId: string, actor: AdminActor = SYSTEM_ACTO
     });
     if (!slot) throw ScheduleError.of("schedule.slotGone");
     await tx.showSlot.delete({ where: { id: slotId } });
-    await logActivity(tx, actor, "schedule.slot-deleted", `Removed "${slot.show.name}" ${describeSlot(slot)}`);
+    await logActivity(
+      tx,
+      actor,
+      "schedule.slot-deleted",
+      activityMessage("admin.activitySlotDeleted", { show: slot.show.name, slot: { slot: slotRule(slot) } }),
+    );
   });
   publishSchedule("deleted", [{ id: slotId }]);
 }
@@ -461,7 +471,7 @@ export async function cancelAiring(slotId: string, originalStart: string, actor:
     const key = wallKey(parseWallKey(originalStart)!);
     await tx.airingMove.deleteMany({ where: { slotId, originalStart: key } });
     if (!slot.exdates.includes(key)) await tx.showSlot.update({ where: { id: slotId }, data: { exdates: { push: key } } });
-    await logActivity(tx, actor, "schedule.airing-cancelled", `Cancelled "${slot.show.name}" at ${key.replace("T", " ")}`);
+    await logActivity(tx, actor, "schedule.airing-cancelled", activityMessage("admin.activityAiringCancelled", { show: slot.show.name, at: { at: key } }));
   });
   publishSchedule("updated", [{ id: slotId }]);
 }
@@ -493,14 +503,19 @@ export async function moveAiring(
     const timeZone = getConfig().stationTimezone;
     const earliest = [key, to].map((wall) => instantOfStationWall(parseWallKey(wall)!, timeZone)).sort((a, b) => a.getTime() - b.getTime())[0];
     await refuseOverlaps(tx, slotId, new Date(Math.max(earliest.getTime() - DAY_MS, Date.now() - DAY_MS)));
-    await logActivity(tx, actor, "schedule.airing-moved", `Moved "${slot.show.name}" from ${key.replace("T", " ")} to ${to.replace("T", " ")}`);
+    await logActivity(
+      tx,
+      actor,
+      "schedule.airing-moved",
+      activityMessage("admin.activityAiringMoved", { show: slot.show.name, from: { at: key }, to: { at: to } }),
+    );
   });
   publishSchedule("updated", [{ id: slotId }]);
 }
 
-/** A slot in words for the activity log (English, as the log is). */
-export function describeSlot(slot: SlotRule): string {
-  return describeSlotIn(slot, logTranslator());
+/** The rule of a slot, as the activity log keeps it (its own words come when it is read). */
+function slotRule({ startDate, startTime, durationMinutes, rrule, endDate }: SlotRule): SlotRule {
+  return { startDate, startTime, durationMinutes, rrule, endDate };
 }
 
 /** An airing as pages receive it (times as ISO strings). */

@@ -1,4 +1,4 @@
-import { logActivity, SYSTEM_ACTOR, type AdminActor } from "~/models/activity.server";
+import { activityMessage, logActivity, SYSTEM_ACTOR, type AdminActor } from "~/models/activity.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { serverI18n, stationTranslator } from "~/i18n/catalogs.server";
 import type { MessageKey } from "~/i18n/keys";
@@ -224,8 +224,10 @@ export async function setShowArchive(
     });
     if (count === 0) return false;
     const show = await tx.show.findUniqueOrThrow({ where: { id: showId }, select: { name: true } });
-    const label = { off: "off", draft: "kept as drafts", publish: "published" }[settings.archive];
-    await logActivity(tx, actor, "show.archive", `Recordings of "${show.name}": ${label}`);
+    const logged = ({ off: "admin.activityShowArchiveOff", draft: "admin.activityShowArchiveDraft", publish: "admin.activityShowArchivePublish" } as const)[
+      settings.archive
+    ];
+    await logActivity(tx, actor, "show.archive", activityMessage(logged, { show: show.name }));
     return true;
   });
 }

@@ -1,10 +1,9 @@
-import { keyedMessage } from "~/i18n/keyed";
 import { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
 import { publish } from "~/services/realtime.server";
 import { parseForm, type FormResult } from "~/utils/forms/form";
 import { SHOW_REFUSED, showSchema, slugify } from "~/utils/forms/schedule";
-import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
 import { ScheduleError } from "./schedule.server";
 
@@ -107,7 +106,7 @@ export async function createShow(input: ShowInput, actor: AdminActor = SYSTEM_AC
         tx,
         actor,
         "show.created",
-        keyedMessage(file ? "admin.activityShowCreatedArtwork" : "admin.activityShowCreated", { name: created.name }),
+        activityMessage(file ? "admin.activityShowCreatedArtwork" : "admin.activityShowCreated", { name: created.name }),
       );
       return { result: created, replaced: [] };
     });
@@ -139,7 +138,7 @@ export async function updateShow(id: string, input: ShowInput, actor: AdminActor
         : artwork.remove && previous.artwork
           ? "admin.activityShowUpdatedNoArtwork"
           : "admin.activityShowUpdated";
-      await logActivity(tx, actor, "show.updated", keyedMessage(summary, { name: updated.name }));
+      await logActivity(tx, actor, "show.updated", activityMessage(summary, { name: updated.name }));
       return { result: updated, replaced: dropArtwork ? [previous.artwork] : [] };
     });
   } catch (error) {
@@ -155,7 +154,7 @@ export async function deleteShow(id: string, actor: AdminActor = SYSTEM_ACTOR): 
     const removed = await tx.show.findUnique({ where: { id }, select: { id: true, name: true, artwork: { select: { key: true, variantWidths: true } } } });
     if (!removed) throw ScheduleError.of("schedule.showGone");
     await tx.show.delete({ where: { id } });
-    await logActivity(tx, actor, "show.deleted", keyedMessage("admin.activityShowDeleted", { name: removed.name }));
+    await logActivity(tx, actor, "show.deleted", activityMessage("admin.activityShowDeleted", { name: removed.name }));
     return { result: { id: removed.id, name: removed.name }, replaced: [removed.artwork] };
   });
   publish("schedule:changed", { action: "deleted", records: [show] });

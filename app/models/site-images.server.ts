@@ -1,8 +1,7 @@
 import { db } from "~/services/db.server";
-import { keyedMessage } from "~/utils/forms/form";
 import { cachedRead } from "~/services/read-cache.server";
 import { publish } from "~/services/realtime.server";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 import { commitFileChange, uploadImage } from "./files.server";
 
 export type SiteImageSlot = "jumbotron";
@@ -28,7 +27,7 @@ export async function replaceSiteImage(slot: SiteImageSlot, image: Buffer, actor
       update: { imageId: file!.id },
       select: { slot: true, image: imageSelect },
     });
-    await logActivity(tx, actor, "site-image.replaced", keyedMessage("admin.activitySiteImageReplaced", { slot }));
+    await logActivity(tx, actor, "site-image.replaced", activityMessage("admin.activitySiteImageReplaced", { slot }));
     return { result: row, replaced: [previous?.image ?? null] };
   });
   publish("images:changed", { action: "updated", records: [{ kind: "site-image", slot, image: updated.image }] });

@@ -2,9 +2,9 @@ import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { announceContentChanged } from "~/services/realtime.server";
 import { singleton } from "~/services/singleton.server";
-import { keyedMessage, parseForm } from "~/utils/forms/form";
+import { parseForm } from "~/utils/forms/form";
 import { SITE_ORIGIN_INVALID, siteOriginSchema } from "~/utils/forms/station";
-import { logActivity, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 
 /*
  * The site's one canonical origin, used for every absolute URL (canonical and
@@ -59,7 +59,7 @@ export async function confirmSiteOrigin(text: string, actor: AdminActor): Promis
   const { origin } = check.value;
   await db().$transaction(async (tx) => {
     await tx.setting.upsert({ where: { key: SETTING_KEY }, create: { key: SETTING_KEY, value: origin }, update: { value: origin } });
-    await logActivity(tx, actor, "site.origin", keyedMessage("admin.activitySiteOrigin", { origin }));
+    await logActivity(tx, actor, "site.origin", activityMessage("admin.activitySiteOrigin", { origin }));
   });
   cache().current = { value: origin, readAt: Date.now() };
   // Cached pages carry absolute URLs: drop them everywhere.

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "~/services/db.server";
-import { keyedMessage } from "~/utils/forms/form";
 import type { StaffGrant } from "~/utils/forms/staff";
 import { isStaffRole, type StaffRole } from "~/utils/staff-roles";
-import { logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
+import { activityMessage, logActivity, SYSTEM_ACTOR, type AdminActor } from "./activity.server";
 import { hashPin, matchesHash, verifyPin } from "./pins.server";
 
 // Serialises changes to who is station manager, so two requests cannot both take the first
@@ -86,7 +85,7 @@ export async function grantStaffRole(grant: StaffGrant, actor: AdminActor): Prom
       await tx.crewMember.update({ where: { id: grant.crewMemberId }, data: { userId: user.id } });
     }
     await tx.user.update({ where: { id: user.id }, data: { staffRole: grant.role } });
-    await logActivity(tx, actor, "staff.granted", keyedMessage("admin.activityStaffGranted", { name: user.name, role: grant.role }));
+    await logActivity(tx, actor, "staff.granted", activityMessage("admin.activityStaffGranted", { name: user.name, role: grant.role }));
     return { name: user.name };
   });
 }
@@ -100,7 +99,7 @@ export async function revokeStaffRole(userId: string, actor: AdminActor): Promis
     if (user.staffRole === "manager" && (await managerCount(tx)) <= 1) throw new StaffError("admin.staffLastManager");
     await tx.user.update({ where: { id: userId }, data: { staffRole: null, pinHash: null } });
     await expireAdminSessions(tx, { userId });
-    await logActivity(tx, actor, "staff.revoked", keyedMessage("admin.activityStaffRevoked", { name: user.name }));
+    await logActivity(tx, actor, "staff.revoked", activityMessage("admin.activityStaffRevoked", { name: user.name }));
     return { name: user.name };
   });
 }
@@ -111,7 +110,7 @@ export async function endStaffSessions(userId: string, actor: AdminActor): Promi
     const user = await tx.user.findUnique({ where: { id: userId }, select: { name: true, staffRole: true } });
     if (!user || !user.staffRole) throw new StaffError("admin.staffGone");
     const count = await expireAdminSessions(tx, { userId });
-    await logActivity(tx, actor, "staff.sessionsEnded", keyedMessage("admin.activityStaffSessionsEnded", { name: user.name }));
+    await logActivity(tx, actor, "staff.sessionsEnded", activityMessage("admin.activityStaffSessionsEnded", { name: user.name }));
     return { name: user.name, count };
   });
 }
@@ -128,7 +127,7 @@ export async function setOwnPin(userId: string, pin: string, actor: AdminActor):
   const pinHash = await hashPin(pin);
   await db().$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { pinHash } });
-    await logActivity(tx, actor, "staff.pinChanged", keyedMessage("admin.activityOwnPinChanged"));
+    await logActivity(tx, actor, "staff.pinChanged", activityMessage("admin.activityOwnPinChanged"));
   });
 }
 
@@ -155,7 +154,7 @@ export async function claimFirstManager(userId: string): Promise<boolean> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${MANAGER_LOCK})`;
     if ((await managerCount(tx)) > 0) return false;
     const user = await tx.user.update({ where: { id: userId }, data: { staffRole: "manager" }, select: { name: true } });
-    await logActivity(tx, { ...SYSTEM_ACTOR, userId, name: user.name }, "staff.firstManager", keyedMessage("admin.activityFirstManager", { name: user.name }));
+    await logActivity(tx, { ...SYSTEM_ACTOR, userId, name: user.name }, "staff.firstManager", activityMessage("admin.activityFirstManager", { name: user.name }));
     return true;
   });
 }

@@ -3,7 +3,7 @@ import { requestTranslator } from "~/i18n/language.server";
 import { activityFilterFrom, listActivity } from "~/models/activity.server";
 import { requireStaff } from "~/services/admin-session.server";
 import { spreadsheetCsv } from "~/services/csv.server";
-import { translateMessage } from "~/utils/forms/form";
+import { activityText } from "~/utils/activity-message";
 
 // Rows in one export: the log grows by hand-made changes, so this is years of a station's work.
 const EXPORT_LIMIT = 10_000;
@@ -11,7 +11,8 @@ const EXPORT_LIMIT = 10_000;
 // GET /activity.csv?person=&entity= (station managers): the activity log as the page filters it, in the reader's language.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request, "station");
-  const { t } = await requestTranslator(request);
+  const translator = await requestTranslator(request);
+  const { t } = translator;
   const rows = await listActivity({ ...activityFilterFrom(new URL(request.url).searchParams), limit: EXPORT_LIMIT });
   const csv = spreadsheetCsv([
     [
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       row.createdAt.toISOString(),
       row.actorName ?? (row.session ? t("admin.activityByStation") : ""),
       row.action,
-      translateMessage(row.summary, t),
+      row.message ? activityText(row.message, translator) : row.summary,
       row.session?.label ?? "",
       row.session?.clientIp ?? "",
     ]),

@@ -33,7 +33,7 @@ import { getConfig } from "~/services/config.server";
 import { timeIn } from "~/utils/airing-format";
 import { fieldConstraints, parseForm } from "~/utils/forms/form";
 import { DEFAULT_SHOW_COLOUR, moveAiringFields, showFields, slotFields } from "~/utils/forms/schedule";
-import { dayLabel, describeSlot, weekdayName, WEEKDAYS } from "~/utils/weekdays";
+import { dayLabel, describeSlot, wallLabel, weekdayName, WEEKDAYS } from "~/utils/weekdays";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: metaTranslator(matches).t("schedule.adminTitle") }, { name: "robots", content: "noindex" }];
 
@@ -163,7 +163,7 @@ export async function action({ request }: ActionFunctionArgs) {
       "cancel-airing": pageScoped(async ({ fields }) => {
         await requireSlot(fields.slotId);
         await cancelAiring(fields.slotId ?? "", fields.originalStart ?? "", actor);
-        return { ok: true, message: t("schedule.airingCancelled", { start: (fields.originalStart ?? "").replace("T", " ") }) };
+        return { ok: true, message: t("schedule.airingCancelled", { start: wallLabel(fields.originalStart ?? "", translator.locale) }) };
       }),
       "move-airing": pageScoped(async ({ fields }) => {
         const check = parseForm(moveAiringFields, fields, "");
@@ -171,7 +171,7 @@ export async function action({ request }: ActionFunctionArgs) {
         const { newStart, duration } = check.value;
         await requireSlot(fields.slotId);
         await moveAiring(fields.slotId ?? "", fields.originalStart ?? "", newStart, duration, actor);
-        return { ok: true, message: t("schedule.airingMoved", { start: newStart.replace("T", " ") }) };
+        return { ok: true, message: t("schedule.airingMoved", { start: wallLabel(newStart, translator.locale) }) };
       }),
     }),
   );
@@ -450,7 +450,7 @@ export default function ScheduleAdmin() {
                 <p className="caption">
                   {dayLabel(airing.start, stationTimeZone, locale)} · {timeIn(airing.start, stationTimeZone, locale)}–
                   {timeIn(airing.end, stationTimeZone, locale)}
-                  {airing.moved && ` ${t("schedule.movedFrom", { start: airing.originalStart.replace("T", " ") })}`}
+                  {airing.moved && ` ${t("schedule.movedFrom", { start: wallLabel(airing.originalStart, locale) })}`}
                 </p>
               </AdminListItem>
             );

@@ -25,9 +25,26 @@ export function dayLabel(instant: Date | string, timeZone: string, locale: strin
   return format.format(new Date(instant)).replace(",", "");
 }
 
-/** "26 Nov 2026", "26 Nov 2026": a calendar date ("2026-11-26") in `locale`, not as ISO. */
+/** "26 Nov 2026", "26 Nov 2026": a calendar date ("2026-11-26") in `locale`, not as ISO (anything else stays as it is). */
 export function dateLabel(isoDate: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${isoDate}T12:00:00Z`));
+  const noon = new Date(`${isoDate}T12:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate) || Number.isNaN(noon.getTime())) return isoDate;
+  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(noon);
+}
+
+/** "19:30", "19.30": a time of day ("19:30") in `locale` (anything else stays as it is). */
+export function timeLabel(time: string, locale: string): string {
+  const match = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!match) return time;
+  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" }).format(
+    Date.UTC(2024, 0, 1, Number(match[1]), Number(match[2])),
+  );
+}
+
+/** "27 Nov 2026 09:00", "27 Nov 2026 09.00": a wall time ("2026-11-27T09:00") in `locale`, not as ISO. */
+export function wallLabel(wall: string, locale: string): string {
+  const [date, time] = wall.split("T");
+  return time === undefined ? dateLabel(date, locale) : `${dateLabel(date, locale)} ${timeLabel(time, locale)}`;
 }
 
 /** The slot's days of the week (from its RRULE's BYDAY), in week order. */
@@ -46,7 +63,7 @@ export interface SlotRule {
 
 /** A slot in words ("every Monday at 20:00 for 60 min, from 5 Jan 2026"), for the activity log and the pages. */
 export function describeSlot(slot: SlotRule, { t, locale }: Pick<Translator, "t" | "locale">): string {
-  const time = { time: slot.startTime, minutes: slot.durationMinutes };
+  const time = { time: timeLabel(slot.startTime, locale), minutes: slot.durationMinutes };
   if (!slot.rrule) return t("schedule.slotOnce", { date: dateLabel(slot.startDate, locale), ...time });
   const days = slotDays(slot.rrule)
     .map((day) => weekdayName(day, locale))

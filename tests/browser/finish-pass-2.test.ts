@@ -2,7 +2,8 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { SYSTEM_ACTOR } from "~/models/activity.server";
 import { addEmbed } from "~/models/embeds.server";
 import { createEvent } from "~/models/events.server";
-import { createSlot, validateSlot } from "~/models/schedule.server";
+import { moveCrewImage } from "~/models/crew.server";
+import { createSlot, moveAiring, validateSlot } from "~/models/schedule.server";
 import { createShow } from "~/models/shows.server";
 import { db } from "~/services/db.server";
 import { advancing, episodeTime, msUntil } from "../helpers/audio";
@@ -321,12 +322,36 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
   describe("item 6: the admin's language, accessible names included", () => {
     beforeAll(async () => {
       await createEvent({ name: "Konser Kampus", date: "2026-12-27", time: "19:30", poster: await testImage("#993355", 800, 1000) }, SYSTEM_ACTOR);
+      // Lines that were stored as English text: a slot, a moved airing and a moved crew image.
+      const show = await createShow({ name: "Sore Santai", slug: "p2-sore-santai", description: "", colour: "#aa5500", hostIds: [] });
+      const check = validateSlot({ kind: "weekly", days: ["SU"], startDate: "2027-01-03", startTime: "04:00", durationMinutes: 30, endDate: null });
+      if (!check.ok) throw new Error(check.message);
+      const slot = await createSlot(show.id, check.value, SYSTEM_ACTOR);
+      await moveAiring(slot.id, "2027-01-03T04:00", "2027-01-03T04:30", 30, SYSTEM_ACTOR);
+      const [crewImage] = await db().crewImage.findMany({ orderBy: { position: "asc" }, skip: 1, take: 1 });
+      expect(await moveCrewImage(crewImage.key, -1, SYSTEM_ACTOR)).toBe(true);
+      expect(await moveCrewImage(crewImage.key, 1, SYSTEM_ACTOR)).toBe(true);
     });
     const words = {
-      en: { logged: 'Uploaded event "Konser Kampus"', foreign: /Mengunggah event/, edit: "Edit Konser Kampus", button: "Edit" },
+      en: {
+        logged: [
+          'Uploaded event "Konser Kampus" (27 Dec 2026 19:30)',
+          'Scheduled "Sore Santai" every Sunday at 04:00 for 30 min, from 3 Jan 2027',
+          'Moved "Sore Santai" from 3 Jan 2027 04:00 to 3 Jan 2027 04:30',
+          "Moved crew image",
+        ],
+        foreign: /Mengunggah|Menjadwalkan|Memindahkan/,
+        edit: "Edit Konser Kampus",
+        button: "Edit",
+      },
       id: {
-        logged: 'Mengunggah event "Konser Kampus"',
-        foreign: /Uploaded event|Edited event|Added a chart player/,
+        logged: [
+          'Mengunggah event "Konser Kampus" (27 Des 2026 19.30)',
+          'Menjadwalkan "Sore Santai" setiap Minggu pukul 04.00 selama 30 menit, mulai 3 Jan 2027',
+          'Memindahkan "Sore Santai" dari 3 Jan 2027 04.00 ke 3 Jan 2027 04.30',
+          "Memindahkan gambar kru",
+        ],
+        foreign: /Uploaded event|Edited event|Added a chart player|Scheduled|Moved|Cancelled/,
         edit: "Ubah Konser Kampus",
         button: "Ubah",
       },
@@ -338,8 +363,10 @@ describeInBrowser("finish pass 2 (items 5-9)", () => {
         const page = await open({ viewport, language, asAdmin: true });
         await page.goto(`${server.url}/dashboard-admin`);
         // The log sits in a collapsed section: read what it holds.
-        await page.locator(".activity-list").getByText(word.logged).first().waitFor({ state: "attached" });
-        expect(await page.locator(".activity-list").textContent()).not.toMatch(word.foreign);
+        for (const line of word.logged) await page.locator(".activity-list").getByText(line).first().waitFor({ state: "attached" });
+        const log = await page.locator(".activity-list").textContent();
+        expect(log).not.toMatch(word.foreign);
+        expect(log).not.toMatch(/\d{4}-\d{2}-\d{2}/);
         await screenshot(page, `p2-dashboard-${language}`);
         await page.goto(`${server.url}/eventsAdmin`);
         const edit = page.getByRole("link", { name: word.edit, exact: true });

@@ -1,6 +1,6 @@
 import { useT } from "~/i18n/translate";
 import type { ActivityListItem } from "~/models/activity.server";
-import { translateMessage } from "~/utils/forms/form";
+import { activityText } from "~/utils/activity-message";
 import { Icon } from "../Icon";
 
 type Activity = Omit<ActivityListItem, "createdAt" | "session" | "actorUserId"> & {
@@ -22,7 +22,8 @@ function when(value: string | Date, locale: string, timeZone: string): string {
 
 /** The newest admin changes: what, when, who (the staff member, when there was one) and from which admin session. */
 export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone: string }) {
-  const { t, locale } = useT();
+  const translator = useT();
+  const { t, locale, language } = translator;
   if (items.length === 0) {
     return (
       <p className="empty-state">
@@ -35,7 +36,14 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
     <ol className="activity-list">
       {items.map((item) => (
         <li key={item.id} className="activity-list__item">
-          <p className="activity-list__summary">{translateMessage(item.summary, t)}</p>
+          {item.message ? (
+            <p className="activity-list__summary">{activityText(item.message, translator)}</p>
+          ) : (
+            // An entry from before lines were stored as messages: its English words, marked as such.
+            <p className="activity-list__summary" lang="en">
+              {item.summary}
+            </p>
+          )}
           <p className="caption">
             <time dateTime={new Date(item.createdAt).toISOString()}>{when(item.createdAt, locale, timeZone)}</time>
             {" · "}
@@ -50,6 +58,7 @@ export function ActivityList({ items, timeZone }: { items: Activity[]; timeZone:
                 ? t("admin.activitySessionFrom", { session: item.session.label, ip: item.session.clientIp })
                 : t("admin.activitySession", { session: item.session.label })
               : t("admin.activityNoSession")}
+            {!item.message && language !== "en" && ` · ${t("admin.activityAsWritten")}`}
           </p>
         </li>
       ))}
