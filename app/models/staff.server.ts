@@ -154,7 +154,12 @@ export async function claimFirstManager(userId: string): Promise<boolean> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${MANAGER_LOCK})`;
     if ((await managerCount(tx)) > 0) return false;
     const user = await tx.user.update({ where: { id: userId }, data: { staffRole: "manager" }, select: { name: true } });
-    await logActivity(tx, { ...SYSTEM_ACTOR, userId, name: user.name }, "staff.firstManager", activityMessage("admin.activityFirstManager", { name: user.name }));
+    await logActivity(
+      tx,
+      { ...SYSTEM_ACTOR, userId, name: user.name },
+      "staff.firstManager",
+      activityMessage("admin.activityFirstManager", { name: user.name }),
+    );
     return true;
   });
 }
