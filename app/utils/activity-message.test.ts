@@ -21,6 +21,14 @@ describe("activity messages", () => {
     expect(activityText(message, id)).toMatch(/^Menjadwalkan "Pagi" setiap Senin, Rabu pukul 09.00 selama 60 menit, mulai 30 Nov 2026$/);
   });
 
+  it("word the PIN-attack line with its figures", () => {
+    const message = activityMessage("admin.activityAdminPinAttacked", { count: 50, ip: "203.0.113.9", minutes: 42 });
+    expect(activityText(message, en)).toMatch(
+      /^Admin PIN under attack: 50 wrong admin PINs within an hour \(last from 203\.0\.113\.9\); for the next 42 minutes/,
+    );
+    expect(activityText(message, id)).toMatch(/^PIN admin sedang diserang: 50 PIN admin salah/);
+  });
+
   it("keep a malformed typed value as it was stored", () => {
     expect(activityText(activityMessage("admin.activityEventCreated", { name: "X", date: { date: "soon" }, time: { time: "later" } }), en)).toBe(
       'Uploaded event "X" (soon later)',
