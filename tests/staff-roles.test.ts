@@ -78,7 +78,12 @@ function adminRoutes(): { routes: AdminRoute[]; unclassified: string[] } {
       if (!PUBLIC_ROUTES.has(name)) unclassified.push(name);
       continue;
     }
-    const path = `/${name.replace(/\[\.\]/g, ".").replace(/\$\w+/g, "1")}`;
+    // Remix flat routes: a bare "." separates URL segments, "[.]" is a literal dot.
+    const path = `/${name
+      .split(/(\[\.\])/)
+      .map((part) => (part === "[.]" ? "." : part.replace(/\./g, "/")))
+      .join("")
+      .replace(/\$\w+/g, "1")}`;
     routes.push({ path, resource: file.endsWith(".ts"), loader: loader as StaffPermission | null, action: action as StaffPermission | null });
   }
   return { routes, unclassified };
