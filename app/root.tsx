@@ -12,10 +12,12 @@ import "./styles/episode-media.css";
 import "./styles/episodes.css";
 import "./styles/admin.css";
 import "./styles/audience.css";
+import "./styles/offline.css";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { AppUpdate } from "~/components/AppUpdate";
 import { PlayerBar } from "~/components/PlayerBar";
 import { RegisteredNotice } from "~/components/RegisteredNotice";
 import { SiteFooter } from "~/components/SiteFooter";
@@ -37,6 +39,7 @@ import { siteOrigin } from "~/models/site-origin.server";
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
   ...(cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []),
 ];
 
@@ -135,6 +138,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
       {station && <SiteFooter station={station} />}
+      {station && <AppUpdate />}
       {/* In the layout, not a route: live and episodes keep playing while the listener navigates. */}
       {station && (
         <PlayerBar

@@ -27,6 +27,7 @@ import { getStationIdentity } from "~/models/station.server";
 import { startListeningCopyQueue } from "~/models/listening-copies.server";
 import { createLiveRecorder } from "~/models/rewind.server";
 import { startShowArchiver } from "~/models/show-archive.server";
+import { ensureVapidKeys, startReminderSender } from "~/models/show-reminders.server";
 import { setSingleton } from "~/services/singleton.server";
 import { asksNotToBeTracked } from "~/models/audience.server";
 import { startAudienceRollup } from "~/models/audience-rollup.server";
@@ -43,6 +44,7 @@ import { shareRealtimeThroughPostgres } from "./realtime-adapter";
 import { realtimeGuard } from "./realtime-guard";
 import { mountRewindRoutes } from "./rewind";
 import { mountWidgetRoutes } from "./widgets";
+import { serveServiceWorker } from "./service-worker";
 
 const BUILD_PATH = path.resolve("build/index.js");
 // How long a shutdown waits for in-flight requests and uploads before cutting them.
@@ -76,16 +78,18 @@ export interface StartOptions {
   watchBuild?: boolean;
   /** Seed a new station in a short-lived child process (server/seed-process.ts), so the server keeps none of its memory. */
   seedInSeparateProcess?: boolean;
+  /** The Remix server build to serve (default build/index.js): tests deploy a second version of the app with it. */
+  buildPath?: string;
 }
 
-async function importBuild(): Promise<ServerBuild> {
+async function importBuild(buildPath = BUILD_PATH): Promise<ServerBuild> {
   try {
-    await fs.access(BUILD_PATH);
+    await fs.access(buildPath);
   } catch {
     throw new Error("The app is not built yet: run `npm run build` first");
   }
-  const { mtimeMs } = await fs.stat(BUILD_PATH);
-  return withDatabaseOutagePages(await import(pathToFileURL(BUILD_PATH).href + "?t=" + mtimeMs));
+  const { mtimeMs } = await fs.stat(buildPath);
+  return withDatabaseOutagePages(await import(pathToFileURL(buildPath).href + "?t=" + mtimeMs));
 }
 
 /** Leftovers of a process killed mid-upload or mid-change; a failed sweep never stops the station. */
@@ -164,6 +168,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     setConfig({ ...config, sessionSecret });
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
     await ensurePins(log);
+    // Web Push signs with the same keys on every instance and after every restart (made once, here).
+    await ensureVapidKeys();
     const seeded =
       config.seedContent &&
       !(await isSeeded()) &&
@@ -179,7 +185,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // WAV/FLAC/AIFF episodes are encoded by a PostgreSQL-backed job queue every instance works from.
   const stopListeningCopies = startListeningCopyQueue(databaseUrl, log);
 
-  let build = await importBuild();
+  let build = await importBuild(options.buildPath);
   const app = express();
   app.disable("x-powered-by");
   // Behind a proxy (docker-compose), the client's address comes from X-Forwarded-For.
@@ -195,6 +201,11 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   app.use(limitRequestBodies(config));
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  // The installed app's worker, with the running build's version and files (see the file's comment).
+  app.get(
+    "/service-worker.js",
+    serveServiceWorker(() => build),
+  );
 
   app.get("/healthz", async (req, res) => {
     const health = await checkHealth();
@@ -301,6 +312,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   );
   // Ended airings of archived shows become episodes; any instance may build one (the row is the job).
   const stopArchiving = config.rewindHours > 0 ? startShowArchiver({ rewindHours: config.rewindHours, log }) : null;
+  // Reminders of followed shows and their new episodes, sent by one instance (the holder of its lock).
+  const stopReminders = startReminderSender({ databaseUrl, log });
   registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
 
   let watcher: ReturnType<typeof import("node:fs").watch> | null = null;
@@ -334,6 +347,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       await stopArchiving?.();
       await stopAudienceRollup();
       widgets.close();
+      await stopReminders();
       attachRealtime(undefined);
       setSingleton("demoStream", undefined);
       demo?.close();

@@ -37,6 +37,8 @@ function contentSecurityPolicy(config: AppConfig, nonce: string): string {
     `media-src 'self' blob: ${streamOrigin}`.trim(),
     "connect-src 'self' ws: wss:",
     "font-src 'self'",
+    // The installed app's service worker (public/service-worker.js), from this origin only.
+    "worker-src 'self'",
     `frame-src ${frameHosts}`,
     "frame-ancestors 'self'",
     "object-src 'none'",

@@ -18,7 +18,9 @@ export type IconName =
   | "heart"
   | "heartFilled"
   | "share"
-  | "lock";
+  | "lock"
+  | "download"
+  | "bell";
 
 export function Icon({ name, size = 24 }: { name: IconName; size?: number }) {
   return (

@@ -23,6 +23,10 @@ export function SiteFooter({ station }: { station: StationIdentity }) {
                 <Link to={link.to}>{t(link.labelKey)}</Link>
               </li>
             ))}
+            {/* Episodes kept on this device: found here and from each episode's download action. */}
+            <li>
+              <Link to="/downloads">{t("common.navDownloads")}</Link>
+            </li>
           </ul>
         </nav>
         {station.socialLinks.length > 0 && (

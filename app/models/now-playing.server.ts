@@ -1,5 +1,5 @@
-import pg from "pg";
 import type { Server as SocketServer } from "socket.io";
+import { leadFromOneInstance, sleep } from "~/services/leadership.server";
 import { push } from "~/services/realtime.server";
 import { peekSingleton, setSingleton, singleton } from "~/services/singleton.server";
 import { cleanStreamTitle, followIcyStream, readIcecastStatusTitle } from "~/services/stream-metadata.server";
@@ -26,7 +26,6 @@ const STATE_BETWEEN_INSTANCES = "nowplaying:state";
 const ASK_BETWEEN_INSTANCES = "nowplaying:ask";
 // Held by the one instance that follows the stream; advisory locks are per database.
 const LOCK_NAME = "spin-radio:now-playing-follower";
-const LOCK_RETRY_MS = 2_000;
 // While the stream is down, look again this often: a single request, and the
 // listeners' players reconnect as soon as it is back on air.
 const RECONNECT_MS = [250, 500, 1_000];
@@ -84,19 +83,6 @@ export interface FollowerOptions {
   whileLeading?: ((signal: AbortSignal) => Promise<void>) | null;
   log?: (line: string) => void;
 }
-
-/** Waits `ms`, or less when `signal` aborts; leaves no listener behind (it runs every second for days). */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
 
 /** Starts following the station's stream; returns the stop function. */
 export function startNowPlayingFollower(options: FollowerOptions): () => Promise<void> {
@@ -291,7 +277,16 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
   };
 
   const running = shared
-    ? leadFromOneInstance(options.sharedDatabaseUrl!, follow, (value) => (leading = value), stopping.signal, log)
+    ? leadFromOneInstance(
+        options.sharedDatabaseUrl!,
+        LOCK_NAME,
+        follow,
+        (value) => {
+          leading = value;
+          if (value) log("This instance follows the live stream's now-playing");
+        },
+        stopping.signal,
+      )
     : follow(stopping.signal);
   if (shared) io.serverSideEmit(ASK_BETWEEN_INSTANCES);
 
@@ -302,51 +297,4 @@ export function startNowPlayingFollower(options: FollowerOptions): () => Promise
     io.off(STATE_BETWEEN_INSTANCES, heardState);
     io.off(ASK_BETWEEN_INSTANCES, heardAsk);
   };
-}
-
-/**
- * Runs `follow` on exactly one instance: whoever holds the advisory lock. The lock
- * lives with a database session, so a crashed or partitioned leader loses it and
- * another instance takes over within LOCK_RETRY_MS.
- */
-async function leadFromOneInstance(
-  databaseUrl: string,
-  follow: (signal: AbortSignal) => Promise<void>,
-  setLeading: (leading: boolean) => void,
-  stopping: AbortSignal,
-  log: (line: string) => void,
-): Promise<void> {
-  while (!stopping.aborted) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    const lost = new AbortController();
-    client.on("error", () => lost.abort());
-    client.on("end", () => lost.abort());
-    try {
-      await client.connect();
-      const both = AbortSignal.any([stopping, lost.signal]);
-      let held = false;
-      while (!held && !stopping.aborted && !lost.signal.aborted) {
-        const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS held", [LOCK_NAME]);
-        held = rows[0]?.held === true;
-        if (!held) await sleep(LOCK_RETRY_MS, both);
-      }
-      if (held) {
-        setLeading(true);
-        log("This instance follows the live stream's now-playing");
-        // Notice a dropped database session even when no query is running.
-        const heartbeat = setInterval(() => client.query("SELECT 1").catch(() => lost.abort()), 5_000);
-        try {
-          await follow(both);
-        } finally {
-          clearInterval(heartbeat);
-          setLeading(false);
-        }
-      }
-    } catch {
-      // The database is unreachable: try again below.
-    } finally {
-      await client.end().catch(() => {});
-    }
-    await sleep(LOCK_RETRY_MS, stopping);
-  }
 }

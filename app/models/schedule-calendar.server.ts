@@ -39,12 +39,17 @@ const utc = (date: Date) =>
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}/, "");
 
-/** The whole programme (no slug) or one show's airings as an iCalendar document. */
-export async function buildScheduleCalendar(baseUrl: string, slug?: string): Promise<string | null> {
+/**
+ * The whole programme (no slug), one show's airings, or a listener's followed shows with an alarm
+ * `alarmMinutes` before each airing (their reminders feed), as an iCalendar document.
+ */
+export async function buildScheduleCalendar(baseUrl: string, which?: string | { showIds: string[]; alarmMinutes: number }): Promise<string | null> {
   const timeZone = getConfig().stationTimezone;
   const station = getStationIdentity();
+  const slug = typeof which === "string" ? which : undefined;
+  const followed = typeof which === "object" ? which : null;
   const shows = await db().show.findMany({
-    where: slug ? { slug } : {},
+    where: slug ? { slug } : followed ? { id: { in: followed.showIds } } : {},
     orderBy: { name: "asc" },
     select: {
       slug: true,
@@ -64,7 +69,9 @@ export async function buildScheduleCalendar(baseUrl: string, slug?: string): Pro
     return wallKeyAt(instant, timeZone) === wall ? `DTSTART;TZID=${timeZone}:${compact(wall)}` : `DTSTART:${utc(instant)}`;
   };
   // The station writes its calendars in its own language, whoever downloads them.
-  const name = slug ? `${shows[0].name} · ${station.name}` : stationTranslator().t("schedule.calendarName", { station: station.name });
+  const name = slug
+    ? `${shows[0].name} · ${station.name}`
+    : stationTranslator().t(followed ? "schedule.remindersCalendarName" : "schedule.calendarName", { station: station.name });
   const years = shows.flatMap((show) =>
     show.slots.flatMap((slot) => [Number(slot.startDate.slice(0, 4)), ...slot.moves.map((move) => Number(move.newStart.slice(0, 4)))]),
   );
@@ -78,6 +85,16 @@ export async function buildScheduleCalendar(baseUrl: string, slug?: string): Pro
         `SUMMARY:${escapeIcsText(show.name)}`,
         ...(show.description ? [`DESCRIPTION:${escapeIcsText(show.description)}`] : []),
         `URL;VALUE=URI:${baseUrl}/shows/${show.slug}`,
+        // The reminder a follower's calendar app gives (RFC 5545 3.6.6), opening the live player.
+        ...(followed
+          ? [
+              "BEGIN:VALARM",
+              "ACTION:DISPLAY",
+              `DESCRIPTION:${escapeIcsText(stationTranslator().t("schedule.reminderTitle", { show: show.name, minutes: followed.alarmMinutes }))}`,
+              `TRIGGER:-PT${followed.alarmMinutes}M`,
+              "END:VALARM",
+            ]
+          : []),
       ];
       const stamp = utc(slot.updatedAt > show.updatedAt ? slot.updatedAt : show.updatedAt);
       const skipped = slot.rrule ? skippedStarts(slot, timeZone, gaps) : [];

@@ -2,6 +2,7 @@ import { getCurrentUser } from "~/auth.server";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { EmbedList } from "~/components/EmbedFrame";
+import { DownloadButton } from "~/components/DownloadButton";
 import { EpisodePlayer } from "~/components/EpisodePlayer";
 import { FavoriteButton } from "~/components/FavoriteButton";
 import { JsonLd } from "~/components/JsonLd";
@@ -99,6 +100,16 @@ export default function PlayEpisode() {
           startAt={startAt}
           progress={progress}
           extras={extras}
+        />
+        <DownloadButton
+          episode={{
+            id: episode.id,
+            title: episode.title,
+            audioUrl: mediaUrl(episode.audio),
+            coverUrl: cover,
+            durationSeconds: episode.durationSeconds,
+            ...extras,
+          }}
         />
         <div className="episode-hero__text">
           <p>{episode.description}</p>

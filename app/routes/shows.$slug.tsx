@@ -1,14 +1,18 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { JsonLd } from "~/components/JsonLd";
+import { FollowShow } from "~/components/FollowShow";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
-import { requestTranslator } from "~/i18n/language.server";
+import { requestTranslator, resolveLanguage } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { listShowEpisodes } from "~/models/episodes.server";
 import { listShowAirings, toPublicAiring } from "~/models/schedule.server";
 import { getShowBySlug } from "~/models/shows.server";
+import { followingState, setFollowing, vapidPublicKey } from "~/models/show-reminders.server";
+import { readForm } from "~/services/form-body.server";
+import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
 import { siteOrigin } from "~/models/site-origin.server";
@@ -35,9 +39,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 async function showPageData(request: Request, slug: string) {
   const show = await getShowBySlug(slug);
   if (!show) throw new Response((await requestTranslator(request)).t("schedule.showNotFound"), { status: 404 });
-  const [airings, episodes, origin] = await Promise.all([
+  const session = await getListenerSession(request);
+  const [airings, episodes, following, pushKey, origin] = await Promise.all([
     listShowAirings(show.id, new Date(), NEXT_AIRINGS),
     listShowEpisodes(show.id),
+    followingState(session.get("followerId"), show.id),
+    vapidPublicKey(),
     siteOrigin(request.url),
   ]);
   const station = getStationIdentity();
@@ -66,11 +73,39 @@ async function showPageData(request: Request, slug: string) {
       stationName: station.name,
     }),
     jsonLd: showJsonLd(origin, station, { ...show, artwork }, publicAirings),
+    following: {
+      following: following.following,
+      pushSubscriptions: following.pushSubscriptions,
+      remindersUrl: following.calendarToken ? `${origin}/reminders/${following.calendarToken}/calendar.ics` : null,
+      pushKey,
+    },
   };
 }
 
+// Follow or unfollow (a plain form: it works without JavaScript); the follower lives in the listener session.
+export async function action({ request, params }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent !== "follow" && intent !== "unfollow") throw new Response((await requestTranslator(request)).t("schedule.followChoiceInvalid"), { status: 400 });
+  const session = await getListenerSession(request);
+  const followerId = await setFollowing({
+    followerId: session.get("followerId"),
+    slug: params.slug ?? "",
+    follow: intent === "follow",
+    language: await resolveLanguage(request),
+    timeZone: String(form.get("timeZone") ?? ""),
+  });
+  if (followerId === null && intent === "follow") throw new Response((await requestTranslator(request)).t("schedule.showNotFound"), { status: 404 });
+  const headers = new Headers();
+  if (followerId && followerId !== session.get("followerId")) {
+    session.set("followerId", followerId);
+    headers.set("Set-Cookie", await listenerSessionStorage(request).commitSession(session));
+  }
+  return redirect(`/shows/${encodeURIComponent(params.slug ?? "")}`, { headers });
+}
+
 export default function ShowPage() {
-  const { show, rules, airings, episodes, stationTimeZone, calendarUrl, jsonLd } = useLoaderData<typeof loader>();
+  const { show, rules, airings, episodes, stationTimeZone, calendarUrl, jsonLd, following } = useLoaderData<typeof loader>();
   const [zone] = useListenerTimeZone(stationTimeZone, null);
   const translator = useT();
   const { t, locale } = translator;
@@ -115,6 +150,7 @@ export default function ShowPage() {
             {t("schedule.subscribe")}
           </a>
         </p>
+        <FollowShow show={show} timeZone={zone} {...following} />
       </header>
       <section className="section" aria-labelledby="show-when">
         <h2 id="show-when" className="section-title">

@@ -78,3 +78,52 @@ export function podcastArtwork(station: StationIdentity): Promise<Buffer> {
   }
   return artwork.jpeg;
 }
+
+/** The app icons the manifest and iOS ask for (their shapes differ, see stationIconPng). */
+export const APP_ICONS = {
+  "icon-192.png": { size: 192, shape: "any" },
+  "icon-512.png": { size: 512, shape: "any" },
+  "maskable-512.png": { size: 512, shape: "maskable" },
+  "apple-touch-icon.png": { size: 180, shape: "opaque" },
+} as const;
+export type AppIconName = keyof typeof APP_ICONS;
+
+const appIcons = new Map<string, Promise<Buffer>>();
+
+/**
+ * The station badge as a PNG app icon. "any": the badge as drawn (rounded, transparent corners);
+ * "maskable": the badge inside the central 80 % safe zone on a full square of the accent colour,
+ * so any mask the launcher cuts keeps it whole; "opaque" (iOS, which rounds it itself and shows
+ * transparency as black): the full square, corners filled.
+ */
+export function stationIconPng(station: StationIdentity, name: AppIconName): Promise<Buffer> {
+  const { size, shape } = APP_ICONS[name];
+  const svg = stationIconSvg(station);
+  const id = `${name}\n${svg}`;
+  let png = appIcons.get(id);
+  if (!png) {
+    const inner = shape === "maskable" ? Math.round(size * 0.72) : size;
+    const badge = sharp(Buffer.from(svg), { density: Math.ceil((72 * inner) / 512) }).resize(inner, inner);
+    png = (
+      shape === "any"
+        ? badge.png().toBuffer()
+        : badge
+            .png()
+            .toBuffer()
+            .then((art) =>
+              sharp({ create: { width: size, height: size, channels: 4, background: station.accentColor } })
+                .composite([{ input: art, gravity: "centre" }])
+                .png()
+                .toBuffer(),
+            )
+            // Flattened in a second pass: sharp composites after its other operations.
+            .then((square) => sharp(square).flatten({ background: station.accentColor }).png().toBuffer())
+    ).catch((error: unknown) => {
+      appIcons.delete(id);
+      throw error;
+    });
+    if (appIcons.size > 16) appIcons.clear();
+    appIcons.set(id, png);
+  }
+  return png;
+}

@@ -76,6 +76,8 @@ export interface AppConfig {
   seedContent: boolean;
   /** Hosts whose https iframes admins may embed on the chart page ("*.host" also allows subdomains). */
   embedAllowedHosts: string[];
+  /** Push services (origins, "*." for subdomains) the station sends Web Push messages to: a subscription elsewhere is refused. */
+  pushServiceOrigins: string[];
   station: StationSettings;
   /** The least severe log lines written (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
@@ -95,6 +97,15 @@ export const DEFAULT_EMBED_ALLOWED_HOSTS = [
   "widget.deezer.com",
   "player-widget.mixcloud.com",
   "www.mixcloud.com",
+];
+
+// The push services of Chrome/Edge/Android (FCM, WNS), Firefox and Safari.
+export const DEFAULT_PUSH_SERVICE_ORIGINS = [
+  "https://fcm.googleapis.com",
+  "https://updates.push.services.mozilla.com",
+  "https://web.push.apple.com",
+  "https://*.push.apple.com",
+  "https://*.notify.windows.com",
 ];
 
 function text(env: Env, name: string): string | null {
@@ -214,6 +225,24 @@ function embedHosts(env: Env): string[] {
   return hosts;
 }
 
+function pushServiceOrigins(env: Env): string[] {
+  const value = text(env, "PUSH_SERVICE_ORIGINS");
+  if (value === null) return DEFAULT_PUSH_SERVICE_ORIGINS;
+  const origins = value
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/.test(origin)) {
+      throw new ConfigError(
+        `PUSH_SERVICE_ORIGINS must be origins separated by commas, like https://fcm.googleapis.com or https://*.push.apple.com (got "${origin}")`,
+      );
+    }
+  }
+  if (origins.length === 0) throw new ConfigError("PUSH_SERVICE_ORIGINS must name at least one origin");
+  return origins;
+}
+
 function stationEmail(env: Env): string | null {
   const value = text(env, "STATION_EMAIL");
   if (value !== null && !/^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/.test(value)) {
@@ -291,6 +320,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: wholeNumber(env, "TRUST_PROXY", 0, 10),
     realtimeMaxPerAddress: realtimeMaxPerAddress(env),
     embedAllowedHosts: embedHosts(env),
+    pushServiceOrigins: pushServiceOrigins(env),
     station: station(env),
     logLevel: logLevel(env),
   };

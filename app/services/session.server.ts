@@ -14,6 +14,8 @@ export interface ListenerSessionData {
   playStarts: Record<string, number>;
   /** The episode a guest marked with ♡: saved as their favourite once they sign in or register. */
   pendingFavorite: number;
+  /** The ShowFollower row of the shows this listener follows (app/models/show-reminders.server.ts). */
+  followerId: string;
 }
 
 type ListenerFlash = { error: string };

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 
 export const SCREENSHOT_DIR = path.resolve("test-output/screenshots");
 
@@ -18,21 +18,32 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  */
 export const describeInBrowser = describe.skipIf(!existsSync(CHROMIUM_PATH) && !process.env.REQUIRE_BROWSER);
 
+// The flags this offline machine needs.
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+  "--autoplay-policy=no-user-gesture-required",
+];
+
 /** Debian's Chromium, headless, with the flags this offline machine needs. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Chromium with a profile of its own in `userDataDir` (not incognito, as every context of
+ * launchBrowser is): what installing a web app needs.
+ */
+export function launchProfileBrowser(
+  userDataDir: string,
+  options: Omit<BrowserContextOptions, "viewport"> & { viewport?: { width: number; height: number } } = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...options });
 }
 
 export async function newPage(browser: Browser, viewport: keyof typeof viewports = "desktop", options: BrowserContextOptions = {}): Promise<Page> {

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startServer, type RunningServer } from "../../server/app";
+import { startServer, type RunningServer, type StartOptions } from "../../server/app";
 import pg from "pg";
 import { inject } from "vitest";
 import { loadConfig } from "~/services/config.server";
@@ -12,8 +12,11 @@ import { seededTemplateNames } from "./seeded-station";
 export interface TestServer extends RunningServer {
   dataDir: string;
   database: TestDatabase;
-  /** Stops the server (keeping its data) and starts it again on the same database and folder. */
-  restart(): Promise<TestServer>;
+  /**
+   * Stops the server (keeping its data) and starts it again on the same database and folder; with
+   * `buildPath`, serving that Remix build at the same address (a new deployment of the app).
+   */
+  restart(options?: { buildPath?: string }): Promise<TestServer>;
   /** Stops the server and removes its database and data folder. */
   stop(): Promise<void>;
 }
@@ -85,7 +88,13 @@ async function buildSeededTemplate(): Promise<{ database: string; dataDir: strin
   return { database: name, dataDir };
 }
 
-async function boot(env: Record<string, string>, dataDir: string, database: TestDatabase, ownsDatabase: boolean): Promise<TestServer> {
+async function boot(
+  env: Record<string, string>,
+  dataDir: string,
+  database: TestDatabase,
+  ownsDatabase: boolean,
+  options: StartOptions = {},
+): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: "production",
     PORT: "0",
@@ -106,14 +115,15 @@ async function boot(env: Record<string, string>, dataDir: string, database: Test
     ...(env.STREAM_URL ? {} : { REWIND_HOURS: "0" }),
     ...env,
   });
-  const server = await startServer(config);
+  const server = await startServer(config, options);
   return {
     ...server,
     dataDir,
     database,
-    async restart() {
+    async restart(restart = {}) {
       await server.close();
-      return boot(env, dataDir, database, ownsDatabase);
+      if (!restart.buildPath) return boot(env, dataDir, database, ownsDatabase);
+      return boot({ ...env, PORT: String(server.port) }, dataDir, database, ownsDatabase, { buildPath: restart.buildPath });
     },
     async stop() {
       await server.close();
