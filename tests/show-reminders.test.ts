@@ -1,5 +1,6 @@
 import ICAL from "ical.js";
 import { db } from "~/services/db.server";
+import { createSlot, validateSlot } from "~/models/schedule.server";
 import { ensureVapidKeys, sendDueReminders } from "~/models/show-reminders.server";
 import { startPushService, type PushService, type TestSubscription } from "./helpers/push-service";
 import { startTestServer, type TestServer } from "./helpers/server";
@@ -21,16 +22,17 @@ describe("reminders of followed shows", () => {
     server = await startTestServer({ STATION_TIMEZONE: "Europe/Berlin", PUSH_SERVICE_ORIGINS: push.origin });
     const show = await db().show.create({ data: { slug: "ngopi-pagi", name: "Ngopi Pagi" } });
     // Every morning at 07:00 Berlin time from 23 to 27 October 2026 only (so the server's own sender, on the real clock, has nothing to send).
-    await db().showSlot.create({
-      data: {
-        showId: show.id,
-        startDate: "2026-10-23",
-        startTime: "07:00",
-        durationMinutes: 120,
-        rrule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU",
-        endDate: "2026-10-27",
-      },
+    // Through the model, as an admin would: it announces the change, so the programme kept in memory is read again.
+    const slot = validateSlot({
+      kind: "weekly",
+      days: ["MO", "TU", "WE", "TH", "FR", "SA", "SU"],
+      startDate: "2026-10-23",
+      startTime: "07:00",
+      durationMinutes: 120,
+      endDate: "2026-10-27",
     });
+    if (!slot.ok) throw new Error(slot.message);
+    await createSlot(show.id, slot.value);
     for (const [language, zone] of [
       ["en", "America/New_York"],
       ["id", "Asia/Jakarta"],
