@@ -21,11 +21,6 @@ const ALLOWED: { file: string; target: string; why: string }[] = [
     why: "the station's own canonical feed URL (SITE_URL / first origin seen), never request input",
   },
   { file: "server/app.ts", target: "streamUrl", why: "STREAM_URL from the configuration" },
-  {
-    file: "app/components/admin/AdminForm.tsx",
-    target: "outcome.to",
-    why: "an admin action's own answer (a constant admin page), client-side navigation only",
-  },
   { file: "app/components/admin/AdminForm.tsx", target: "successTo", why: "a prop the admin page passes as a constant" },
   { file: "app/components/SiteHeader.tsx", target: "closeHref", why: "sameSitePath(location.pathname): this page's own path with leading slashes collapsed" },
   {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
-import { db } from "~/services/db.server";
+import { db, likeLiteral } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { serverI18n } from "~/i18n/catalogs.server";
 import type { MessageKey } from "~/i18n/keys";
@@ -64,7 +64,7 @@ export function activityFilterFrom(params: URLSearchParams): { person: string | 
 /** Admin changes, newest first, filtered by person and by entity; each names its staff member (or none: the station PIN, the system). */
 export async function listActivity({ person, entity, limit }: ActivityFilter) {
   const rows = await db().activityLog.findMany({
-    where: { ...(person ? { actorUserId: person } : {}), ...(entity ? { action: { startsWith: `${entity}.` } } : {}) },
+    where: { ...(person ? { actorUserId: person } : {}), ...(entity ? { action: { startsWith: likeLiteral(`${entity}.`) } } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
     select: {

@@ -13,6 +13,7 @@ import {
   type Ref,
 } from "react";
 import { useT, type Translator } from "~/i18n/translate";
+import { safeRedirect } from "~/utils/safe-redirect";
 
 /** What every admin action answers: which form it was for, and how it went. */
 export interface AdminResult {
@@ -174,7 +175,7 @@ export function AdminForm({ formId, intent, hidden, confirm, successTo, classNam
       setUpload(0);
       const answer = await sendUpload(uploadTo, body, setUpload, t);
       setUpload(undefined);
-      if (answer.kind === "redirect") navigate(answer.to);
+      if (answer.kind === "redirect") navigate(safeRedirect(answer.to, here));
       else settle(answer.kind === "data" ? answer.value : { formId, ok: false, message: answer.message }, true);
     },
     [action, confirm, fetcher, formId, here, navigate, pending, settle, t, uploadTo],
