@@ -46,6 +46,30 @@ describe("kept reads", () => {
     expect(loads).toBe(5);
   });
 
+  it("keep reads through writes to tables no kept read reads, and through transactions that only read", async () => {
+    await write("kept");
+    loads = 0;
+    expect(await read()).toBe("kept");
+    // Audience housekeeping and rate limits write on every request; no kept read reads them.
+    await db().audienceSalt.deleteMany({ where: { day: { lt: "2000-01-01" } } });
+    await db().rateLimit.deleteMany({ where: { key: "read-cache-test" } });
+    await db().$transaction(async (tx) => {
+      await tx.setting.findUnique({ where: { key: "read-cache-test" } });
+    });
+    expect(await read()).toBe("kept");
+    expect(loads).toBe(1);
+
+    // A transaction that wrote a kept table forgets them when it commits, and also when it rolls back.
+    await db()
+      .$transaction(async (tx) => {
+        await tx.setting.update({ where: { key: "read-cache-test" }, data: { value: "rolled back" } });
+        throw new Error("changed my mind");
+      })
+      .catch(() => {});
+    expect(await read()).toBe("kept");
+    expect(loads).toBe(2);
+  });
+
   it("never keeps a read that was running while a write went through", async () => {
     await write("before");
     let release: () => void = () => {};

@@ -14,18 +14,70 @@ type Query = (...args: unknown[]) => unknown;
  */
 export const KEEPS_CACHED_READS = "/* keeps cached reads */";
 
-/** Anything but a plain SELECT may change what a kept read returned (read-cache.server.ts). */
-function mayWrite(args: unknown[]): boolean {
+/**
+ * Tables no kept read ever reads: the audience's counters, listeners' own progress, push bookkeeping
+ * and rate limits. They are written on audio requests, heartbeats and background housekeeping; a
+ * write to one of them leaves the kept reads in place (read-cache.server.ts lists what is kept).
+ */
+const TABLES_NO_KEPT_READ_READS = new Set([
+  "AudienceSalt",
+  "AudienceHour",
+  "AudienceQuarter",
+  "AudienceBreakdown",
+  "AudienceDay",
+  "AudienceRollup",
+  "ListeningSession",
+  "StreamListenerSample",
+  "PodcastDownload",
+  "PodcastDownloadProgress",
+  "EpisodeProgress",
+  "PushSubscription",
+  "PushDelivery",
+  "RateLimit",
+]);
+
+// Prisma writes `INSERT INTO "public"."Table"`, `UPDATE "public"."Table"`, `DELETE FROM "public"."Table"`.
+const WRITTEN_TABLE = /^\s*(?:insert\s+into|update|delete\s+from)\s+(?:"public"\.)?"(\w+)"/i;
+const TRANSACTION_START = /^\s*begin\b/i;
+const TRANSACTION_END = /^\s*(?:commit|rollback|end)\b/i;
+
+function statementText(args: unknown[]): string | undefined {
   const first = args[0];
   const text = typeof first === "string" ? first : typeof first === "object" && first !== null ? (first as { text?: unknown }).text : undefined;
-  return typeof text !== "string" || !(/^\s*select\b/i.test(text) || text.startsWith(KEEPS_CACHED_READS));
+  return typeof text === "string" ? text : undefined;
 }
 
-/** Every pooled connection forgets the kept reads when a write is sent and again when it is done. */
+/** Anything but a plain SELECT may change what a kept read returned, unless it only writes tables no kept read reads. */
+function mayChangeKeptReads(text: string | undefined): boolean {
+  if (text === undefined) return true;
+  if (/^\s*select\b/i.test(text) || text.startsWith(KEEPS_CACHED_READS)) return false;
+  const table = WRITTEN_TABLE.exec(text)?.[1];
+  return table === undefined || !TABLES_NO_KEPT_READ_READS.has(table);
+}
+
+/**
+ * Every pooled connection forgets the kept reads when a write is sent and again when it is done.
+ * A transaction's BEGIN changes nothing; its COMMIT or ROLLBACK forgets them again only when a
+ * statement inside it did (its writes become visible to other connections at COMMIT).
+ */
 function forgetReadsOnWrites(client: pg.PoolClient): void {
   const query = client.query.bind(client) as Query;
+  let wroteInTransaction = false;
   (client as unknown as { query: Query }).query = (...args: unknown[]) => {
-    if (!mayWrite(args)) return query(...args);
+    const text = statementText(args);
+    if (text !== undefined && TRANSACTION_START.test(text)) {
+      wroteInTransaction = false;
+      return query(...args);
+    }
+    if (text !== undefined && TRANSACTION_END.test(text)) {
+      const wrote = wroteInTransaction;
+      wroteInTransaction = false;
+      if (!wrote) return query(...args);
+    } else if (!mayChangeKeptReads(text)) {
+      return query(...args);
+    } else {
+      wroteInTransaction = true;
+    }
     forgetCachedReads();
     const last = args.length - 1;
     const callback = args[last];
