@@ -180,8 +180,11 @@ describe("soak", () => {
       log.restore();
 
       // Bounded pools, and everything handed back once the traffic stops.
-      // (+ 3: the listening-copy job queue's own pool, app/models/listening-copies.server.ts)
-      expect(peakConnections).toBeLessThanOrEqual(10 + 4 + 1 + 3);
+      // 10: the app's pool; 4: the realtime adapter's (server/realtime-adapter.ts); 2: one session per
+      // single-instance job holding its advisory lock (the stream follower, the reminder sender:
+      // app/services/leadership.server.ts); 3: the listening-copy job queue's own pool
+      // (app/models/listening-copies.server.ts).
+      expect(peakConnections).toBeLessThanOrEqual(10 + 4 + 2 + 3);
       const [listenersGone, connectionsBack, socketsBack] = await Promise.all([
         settle(() => connectedListeners() === 0, 10_000),
         settle(() => proxy.openConnections() <= Math.max(baseline.connections, 1), 15_000),
