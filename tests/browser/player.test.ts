@@ -175,7 +175,14 @@ const measured: Record<string, number | string> = {};
     ] as const) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
       await page.waitForURL(`**${path}`);
-      await page.keyboard.press("Escape"); // the latest-event popup, if any
+      if (path === "/events") {
+        // The demo's latest event greets a first visit: it turns modal once the page has rendered,
+        // and a listener closes it before anything else (an Escape pressed earlier would miss it).
+        const popup = page.locator("dialog.event-popup");
+        await expect.poll(() => popup.evaluate((dialog) => dialog.matches(":modal"))).toBe(true);
+        await page.keyboard.press("Escape");
+        await expect.poll(() => page.locator("dialog.event-popup[open]").count()).toBe(0);
+      }
       expect(await advancing(page, episodeTime)).toBe(true);
     }
 
