@@ -9,7 +9,7 @@ export function SiteFooter({ station }: { station: StationIdentity }) {
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">
-        <div>
+        <div className="site-footer__about">
           <p className="brand">{station.name}</p>
           <p>{station.tagline}</p>
           <p>
