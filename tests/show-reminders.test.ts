@@ -157,6 +157,11 @@ describe("reminders of followed shows", () => {
     expect(event.getFirstPropertyValue("summary")).toBe("Ngopi Pagi");
     const alarm = event.getFirstSubcomponent("valarm")!;
     expect([alarm.getFirstPropertyValue("action"), String(alarm.getFirstPropertyValue("trigger"))]).toEqual(["DISPLAY", "-PT5M"]);
+    // In the language each listener followed in (a calendar app sends no cookie to tell it).
+    expect(alarm.getFirstPropertyValue("description")).toBe("Ngopi Pagi starts in 5 minutes");
+    const other = await db().showFollower.findFirstOrThrow({ where: { timeZone: "Asia/Jakarta" } });
+    const theirs = new ICAL.Component(ICAL.parse(await (await fetch(`${server.url}/reminders/${other.calendarToken}/calendar.ics`)).text()));
+    expect(theirs.getAllSubcomponents("vevent")[0].getFirstSubcomponent("valarm")!.getFirstPropertyValue("description")).toBe("Ngopi Pagi mulai 5 menit lagi");
     expect((await fetch(`${server.url}/reminders/${"x".repeat(32)}/calendar.ics`)).status).toBe(404);
     // Unfollowing empties it.
     await listeners[0].visitor.post("/shows/ngopi-pagi", { intent: "unfollow" });

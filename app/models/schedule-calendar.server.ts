@@ -1,4 +1,6 @@
-import { stationTranslator } from "~/i18n/catalogs.server";
+import { serverI18n, stationTranslator } from "~/i18n/catalogs.server";
+import type { Language } from "~/i18n/languages";
+import { translator } from "~/i18n/translate";
 import { getConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { buildVTimezone, escapeIcsText, foldIcsLine, offsetTransitions } from "~/services/feeds.server";
@@ -43,7 +45,10 @@ const utc = (date: Date) =>
  * The whole programme (no slug), one show's airings, or a listener's followed shows with an alarm
  * `alarmMinutes` before each airing (their reminders feed), as an iCalendar document.
  */
-export async function buildScheduleCalendar(baseUrl: string, which?: string | { showIds: string[]; alarmMinutes: number }): Promise<string | null> {
+export async function buildScheduleCalendar(
+  baseUrl: string,
+  which?: string | { showIds: string[]; alarmMinutes: number; language: Language },
+): Promise<string | null> {
   const timeZone = getConfig().stationTimezone;
   const station = getStationIdentity();
   const slug = typeof which === "string" ? which : undefined;
@@ -68,10 +73,12 @@ export async function buildScheduleCalendar(baseUrl: string, which?: string | { 
     const instant = instantOfStationWall(parseWallKey(wall)!, timeZone);
     return wallKeyAt(instant, timeZone) === wall ? `DTSTART;TZID=${timeZone}:${compact(wall)}` : `DTSTART:${utc(instant)}`;
   };
-  // The station writes its calendars in its own language, whoever downloads them.
+  // The station writes its calendars in its own language, whoever downloads them; a follower's
+  // reminders come in the language they followed in (calendar apps fetch without cookies or a language).
+  const { t } = followed ? translator(serverI18n(followed.language)) : stationTranslator();
   const name = slug
     ? `${shows[0].name} · ${station.name}`
-    : stationTranslator().t(followed ? "schedule.remindersCalendarName" : "schedule.calendarName", { station: station.name });
+    : t(followed ? "schedule.remindersCalendarName" : "schedule.calendarName", { station: station.name });
   const years = shows.flatMap((show) =>
     show.slots.flatMap((slot) => [Number(slot.startDate.slice(0, 4)), ...slot.moves.map((move) => Number(move.newStart.slice(0, 4)))]),
   );
@@ -90,7 +97,7 @@ export async function buildScheduleCalendar(baseUrl: string, which?: string | { 
           ? [
               "BEGIN:VALARM",
               "ACTION:DISPLAY",
-              `DESCRIPTION:${escapeIcsText(stationTranslator().t("schedule.reminderTitle", { show: show.name, minutes: followed.alarmMinutes }))}`,
+              `DESCRIPTION:${escapeIcsText(t("schedule.reminderTitle", { show: show.name, minutes: followed.alarmMinutes }))}`,
               `TRIGGER:-PT${followed.alarmMinutes}M`,
               "END:VALARM",
             ]

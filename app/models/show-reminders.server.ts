@@ -286,7 +286,14 @@ export function startReminderSender({ databaseUrl, log }: { databaseUrl: string;
 /** The reminders of the follower with this calendar token as iCalendar (their shows, alarms before each airing); null for an unknown token. */
 export async function remindersCalendar(token: string, baseUrl: string): Promise<string | null> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return null;
-  const follower = await db().showFollower.findUnique({ where: { calendarToken: token }, select: { follows: { select: { showId: true } } } });
+  const follower = await db().showFollower.findUnique({
+    where: { calendarToken: token },
+    select: { language: true, follows: { select: { showId: true } } },
+  });
   if (!follower) return null;
-  return buildScheduleCalendar(baseUrl, { showIds: follower.follows.map((follow) => follow.showId), alarmMinutes: REMINDER_MINUTES });
+  return buildScheduleCalendar(baseUrl, {
+    showIds: follower.follows.map((follow) => follow.showId),
+    alarmMinutes: REMINDER_MINUTES,
+    language: isLanguage(follower.language) ? follower.language : getConfig().stationLanguage,
+  });
 }
