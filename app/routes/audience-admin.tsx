@@ -42,6 +42,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * A wide table's scrolling box on a phone: reachable by keyboard (arrow keys scroll it) and named
+ * for screen readers, as WCAG 2.1.1 asks of a scrollable region.
+ */
+function scrollRegion(label: string) {
+  return { role: "region", "aria-label": label, tabIndex: 0 } as const;
+}
+
 function BreakdownTable({ caption, rows, nameOf }: { caption: string; rows: Breakdown[]; nameOf: (name: string) => string }) {
   const { t, locale } = useT();
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
@@ -85,12 +93,22 @@ export default function AudienceAdmin() {
     // 1970-01-04 was a Sunday (weekday 0).
     return (weekday: number) => format.format(new Date(Date.UTC(1970, 0, 4 + weekday)));
   }, [locale]);
+  // All 168 hours of the week on the axis, Sunday 00 first: a period shorter than a week lacks some,
+  // and they stay gaps in place instead of shifting every later hour to the left.
   const hourLabels = useMemo(
-    () => period.byHourOfWeek.map((slot) => `${weekdayName(slot.weekday)} ${String(slot.hour).padStart(2, "0")}`),
-    [period, weekdayName],
+    () => Array.from({ length: 168 }, (_, index) => `${weekdayName(Math.floor(index / 24))} ${String(index % 24).padStart(2, "0")}`),
+    [weekdayName],
   );
-  const hourSeries = useMemo(() => [{ label: t("audience.listeners"), values: period.byHourOfWeek.map((slot) => slot.listeners) }], [period, t]);
+  const hourSeries = useMemo(() => {
+    const listeners = new Map(period.byHourOfWeek.map((slot) => [slot.weekday * 24 + slot.hour, slot.listeners]));
+    return [{ label: t("audience.listeners"), values: hourLabels.map((_, index) => listeners.get(index) ?? null) }];
+  }, [period, hourLabels, t]);
   const trendWeeks = useMemo(() => [...new Set(figures.shows.flatMap((show) => show.weeks.map((week) => week.week)))].sort(), [figures.shows]);
+  // Each week by its first day, short ("9 Nov"): a full date per tick overlaps on a phone.
+  const trendLabels = useMemo(() => {
+    const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" });
+    return trendWeeks.map((week) => format.format(new Date(`${week}T00:00:00Z`)));
+  }, [trendWeeks, locale]);
   const trendSeries = useMemo(
     () =>
       figures.shows
@@ -192,8 +210,8 @@ export default function AudienceAdmin() {
           <EmptyState icon="calendar">{t("audience.noShows")}</EmptyState>
         ) : (
           <>
-            {trendSeries.length > 0 && <AudienceChart labels={trendWeeks} series={trendSeries} label={t("audience.showTrendChart")} />}
-            <div className="audience-scroll">
+            {trendSeries.length > 0 && <AudienceChart labels={trendLabels} series={trendSeries} label={t("audience.showTrendChart")} />}
+            <div className="audience-scroll" {...scrollRegion(t("audience.showsTable"))}>
               <table className="audience-table">
                 <caption>{t("audience.showsTable")}</caption>
                 <thead>
@@ -230,7 +248,7 @@ export default function AudienceAdmin() {
         {figures.songs.length === 0 ? (
           <p className="muted">{t("audience.noData")}</p>
         ) : (
-          <div className="audience-scroll">
+          <div className="audience-scroll" {...scrollRegion(t("audience.songsTable"))}>
             <table className="audience-table">
               <caption>{t("audience.songsTable")}</caption>
               <thead>
@@ -260,7 +278,7 @@ export default function AudienceAdmin() {
         {figures.episodes.length === 0 ? (
           <p className="muted">{t("audience.noData")}</p>
         ) : (
-          <div className="audience-scroll">
+          <div className="audience-scroll" {...scrollRegion(t("audience.episodesTable"))}>
             <table className="audience-table">
               <caption>{t("audience.episodesTable")}</caption>
               <thead>

@@ -7,8 +7,11 @@ import { useEffect, useRef } from "react";
  */
 export interface ChartSeries {
   label: string;
-  values: number[];
+  /** One per label; null where there is no figure (drawn as a gap). */
+  values: (number | null)[];
 }
+
+const X_STEPS = [1, 2, 3, 4, 6, 12, 24, 48, 72, 168];
 
 export function AudienceChart({ labels, series, label }: { labels: string[]; series: ChartSeries[]; label: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -30,9 +33,21 @@ export function AudienceChart({ labels, series, label }: { labels: string[]; ser
         {
           width: element.clientWidth,
           height: 220,
-          legend: { show: series.length > 1 },
+          // A legend only tells the lines apart (their figures are in the table): no live values, and
+          // so no entry for the x values either ("Value: --").
+          legend: { show: series.length > 1, live: false },
           scales: { x: { time: false } },
-          axes: [{ ...axis, values: (_plot, ticks) => ticks.map((tick) => labels[Math.round(tick)] ?? "") }, axis],
+          axes: [
+            {
+              ...axis,
+              // Whole steps only (every label is one of `labels`, never a repeat between two), far
+              // enough apart for a label like "Mon 06" or "9 Nov": 1, 2 or 3 weeks, 6 hours, a day.
+              incrs: X_STEPS,
+              space: 64,
+              values: (_plot, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? (labels[tick] ?? "") : "")),
+            },
+            axis,
+          ],
           series: [{}, ...series.map((entry, index) => ({ label: entry.label, stroke: colours[index % colours.length], width: 2 }))],
         },
         [labels.map((_, index) => index), ...series.map((entry) => entry.values)],
