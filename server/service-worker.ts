@@ -24,10 +24,11 @@ export function precacheList(build: Pick<ServerBuild, "assets">): string[] {
 }
 
 const BUILD_DIR = path.resolve("public/build");
-// Chunks loaded later by import() (the player's episode half, the bar, the header's dialogs), the
-// CSS bundle, the icons and the Latin faces of the font: not in the route manifest, needed offline.
+// Chunks loaded later by import() (the player's episode and Media Session halves, the bar's
+// controls, the header's dialogs and admin strip), the CSS bundle, the icons and the Latin faces of
+// the font: not in the route manifest, needed offline.
 const LATER_FILES = [
-  /^_shared\/(player-episodes|EpisodeBar|header-dialogs)-\w+\.js$/,
+  /^_shared\/(player-episodes|player-media-session|EpisodeBar|header-dialogs)-\w+\.js$/,
   /^[^/]+\.css$/,
   /^_assets\/(icons-\w+\.svg|inter-latin(-ext)?-wght-normal-\w+\.woff2)$/,
 ];

@@ -5,6 +5,11 @@ import { formatDuration } from "~/utils/format";
 import { getPlayer, SPEEDS, type EpisodeState } from "~/utils/player";
 import { Icon } from "./Icon";
 
+// The rewind controls travel in this chunk (PlayerBar loads them from here on the first rewind): alone,
+// they reach React but not React DOM, and esbuild would then split React out of the framework chunk
+// that every page loads (+600 bytes gzip on /listen, which has a first-load budget: issue 14).
+export { RewindControls } from "./RewindControls";
+
 /** The player bar while it shows an episode: cover, title, skips, scrubber and speed (loaded with the first episode). */
 export function EpisodeBar({ station, episode, speed }: { station: StationIdentity; episode: EpisodeState; speed: number }) {
   const { t } = useT();

@@ -1,6 +1,6 @@
 import { NavLink } from "@remix-run/react";
 import { Drawer } from "./Drawer";
-import type { publicLinks } from "~/utils/site-pages";
+import type { publicLinks } from "~/utils/public-links";
 import { useT } from "~/i18n/translate";
 
 // Following a link closes the drawer: the header closes drawers on every navigation.

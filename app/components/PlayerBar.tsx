@@ -1,16 +1,15 @@
 import { useHeightVariable } from "~/hooks/useHeightVariable";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/keys";
 import { useT, type Translator } from "~/i18n/translate";
 import type { StationIdentity } from "~/services/config.server";
 import { usePlayerState } from "~/hooks/usePlayer";
-import { trackLiveListening } from "~/utils/listening-session";
 import { useRealtime, useRealtimeConnected } from "~/hooks/useRealtime";
 import { getPlayer, type LiveStatus, type NowPlaying, type PlayerState } from "~/utils/player";
-import { startRewind } from "~/utils/rewind-state";
+import { rewindActions, startRewind } from "~/utils/rewind-state";
 import { stationIconUrl } from "~/utils/station-icon";
 import { Icon } from "./Icon";
-import { RewindButton, RewindControls, useRewindState } from "./RewindControls";
+import { RewindButton, useRewindState } from "./RewindButton";
 import { PlayerOnAir, useOnAirRefresh, type PlayerOnAirData } from "./PlayerOnAir";
 
 // The bar's episode controls (./EpisodeBar): loaded with the player's episode half, on the first
@@ -20,6 +19,9 @@ const loadEpisodeBar = () =>
   import("./EpisodeBar").then((module) => {
     EpisodeBar = module.EpisodeBar;
   });
+// The controls while rewinding (./RewindControls, travelling in the episode controls' chunk): loaded
+// when a rewind starts, like the rewinding code (~/utils/rewind-state).
+const RewindControls = lazy(() => import("./EpisodeBar").then((module) => ({ default: module.RewindControls })));
 
 const STREAM_PATH = "/stream/live";
 const VOLUME_KEY = "live-player:volume";
@@ -104,8 +106,27 @@ export function PlayerBar({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => player.setSignedIn(signedIn), [player, signedIn]);
-  // The bar outlives page navigation, and so does the listening session it reports.
-  useEffect(() => trackLiveListening(player), [player]);
+  // The bar outlives page navigation, and so does the listening session it reports. Its code loads
+  // when the live stream first starts: most visits to /listen never play (first-load budget, issue 14).
+  useEffect(() => {
+    let stopTracking: (() => void) | null = null;
+    let detached = false;
+    const stopWaiting = player.subscribe(() => {
+      if (player.getState().live.status === "idle") return;
+      stopWaiting();
+      import("~/utils/listening-session").then(
+        ({ trackLiveListening }) => {
+          if (!detached) stopTracking = trackLiveListening(player);
+        },
+        () => {}, // Offline, or a new deployment removed the chunk: this visit goes uncounted.
+      );
+    });
+    return () => {
+      detached = true;
+      stopWaiting();
+      stopTracking?.();
+    };
+  }, [player]);
   // The lock screen shows the show on air (its artwork, else the station's) and its "back" rewinds the stream.
   const showOnAir = onAir.now;
   useEffect(() => player.setLiveShow(showOnAir && { name: showOnAir.name, artwork: showOnAir.artwork }), [player, showOnAir]);
@@ -256,7 +277,9 @@ export function PlayerBar({
             {hydrated ? (
               <>
                 {rewind.active ? (
-                  <RewindControls state={rewind} />
+                  <Suspense fallback={null}>
+                    <RewindControls state={rewind} actions={rewindActions} />
+                  </Suspense>
                 ) : (
                   <>
                     {canRewind && <RewindButton />}

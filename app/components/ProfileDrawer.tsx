@@ -1,10 +1,10 @@
 import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { Theme } from "~/services/theme.server";
 import type { MessageKey } from "~/i18n/keys";
 import { useT } from "~/i18n/translate";
 import { Drawer } from "./Drawer";
 import { Icon } from "./Icon";
-import { LanguageSwitch } from "./LanguageSwitch";
 
 const themeChoices: { value: Theme; labelKey: MessageKey }[] = [
   { value: "dark", labelKey: "common.themeDark" },
@@ -21,6 +21,7 @@ export function ProfileDrawer({
   theme,
   googleSignIn,
   onAdminAccess,
+  languageSwitch,
 }: {
   open: boolean;
   onClose: () => void;
@@ -33,6 +34,12 @@ export function ProfileDrawer({
   googleSignIn: boolean;
   /** The dropdown icon: opens the admin PIN dialog (without JavaScript, the PIN page). */
   onAdminAccess: () => void;
+  /**
+   * The language switch, coming back to this page with the drawer open. SiteHeader makes it: the
+   * footer's is in the root's chunk, and importing it here too would make it a chunk of its own that
+   * every page loads (/listen's first-load JavaScript budget, issue 14).
+   */
+  languageSwitch: ReactNode;
 }) {
   const { t } = useT();
   const name = user?.name ?? t("common.guest");
@@ -101,8 +108,7 @@ export function ProfileDrawer({
           </div>
         </fieldset>
       </Form>
-      {/* Comes back to this page with the drawer open, as the theme switch does. */}
-      <LanguageSwitch className="profile__language" returnTo={themeReturnTo} />
+      {languageSwitch}
     </Drawer>
   );
 }

@@ -1,21 +1,11 @@
-import { useSyncExternalStore } from "react";
+/*
+ * The bar's controls while rewinding, loaded when a rewind starts (PlayerBar, from ./EpisodeBar's chunk):
+ * most listeners never rewind, and /listen's first-load JavaScript has a budget (issue 14). The
+ * actions come as a prop: importing ~/utils/rewind-state here would move it out of the root's chunk
+ * into a chunk of its own that every page loads.
+ */
 import { useT } from "~/i18n/translate";
-import { IDLE_REWIND, rewindActions, rewindState, startRewind, type RewindState } from "~/utils/rewind-state";
-
-/** The rewind state for the bar (idle on the server and in the first render). */
-export function useRewindState(): RewindState {
-  return useSyncExternalStore(rewindState.subscribe, rewindState.get, () => IDLE_REWIND);
-}
-
-/** The live bar's way in: back 30 seconds. */
-export function RewindButton() {
-  const { t } = useT();
-  return (
-    <button type="button" className="icon-button player-episode__skip" aria-label={t("player.rewind30")} onClick={() => void startRewind(30)}>
-      −30
-    </button>
-  );
-}
+import type { RewindState, rewindActions } from "~/utils/rewind-state";
 
 function behind(state: RewindState): string {
   if (state.at === null || state.windowEnd === null) return "";
@@ -30,9 +20,8 @@ function behind(state: RewindState): string {
 }
 
 /** While rewinding: the scrubber over the window, ±30 s, the show from its start, back to live. */
-export function RewindControls({ state }: { state: RewindState }) {
+export function RewindControls({ state, actions: rewind }: { state: RewindState; actions: typeof rewindActions }) {
   const { t } = useT();
-  const rewind = rewindActions;
   const ready = state.at !== null && state.windowStart !== null && state.windowEnd !== null;
   return (
     <div className="player-episode__progress rewind-controls" data-testid="rewind-controls">

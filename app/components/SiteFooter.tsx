@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { StationIdentity } from "~/services/config.server";
 import { useT } from "~/i18n/translate";
-import { publicLinks } from "~/utils/site-pages";
+import { publicLinks } from "~/utils/public-links";
 import { LanguageSwitch } from "./LanguageSwitch";
 
 export function SiteFooter({ station }: { station: StationIdentity }) {

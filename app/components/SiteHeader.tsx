@@ -1,21 +1,23 @@
-import { Form, Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
+import { Link, NavLink, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useHeightVariable } from "~/hooks/useHeightVariable";
 import type { StationIdentity } from "~/services/config.server";
 import type { Theme } from "~/services/theme.server";
 import { Icon } from "./Icon";
+import { LanguageSwitch } from "./LanguageSwitch";
 import * as serverRendered from "./header-dialogs.server";
 import { useT } from "~/i18n/translate";
-import { sameSitePath } from "~/utils/safe-redirect";
-import { adminLinksFor, publicLinks } from "~/utils/site-pages";
+import { sameSitePath } from "~/utils/same-site-path";
+import { publicLinks } from "~/utils/public-links";
 import type { StaffRole } from "~/utils/staff-roles";
 
 type Dialogs = typeof import("./header-dialogs");
 
 /**
- * The drawers and the PIN dialog load the first time one opens: most page views open none. The
- * server renders one that the URL opens (`?drawer=`, `?pin=`: how they work without JavaScript)
- * at once, from its own copy; the browser keeps that markup until the code arrives, then hydrates it.
+ * The drawers and the PIN dialog load the first time one opens: most page views open none; the
+ * admin strip with them, on a staff member's page. The server renders one that the URL opens
+ * (`?drawer=`, `?pin=`: how they work without JavaScript), and the admin strip, at once, from its
+ * own copy; the browser keeps that markup until the code arrives, then hydrates it.
  */
 function onDemand<Name extends keyof Dialogs>(name: Name) {
   return lazy<Dialogs[Name]>(() =>
@@ -28,6 +30,7 @@ function onDemand<Name extends keyof Dialogs>(name: Name) {
 const MenuDrawer = onDemand("MenuDrawer");
 const ProfileDrawer = onDemand("ProfileDrawer");
 const PinDialog = onDemand("PinDialog");
+const AdminStrip = onDemand("AdminStrip");
 
 export function StationBrand({ station }: { station: StationIdentity }) {
   const { t } = useT();
@@ -178,44 +181,8 @@ export function SiteHeader({
             </Link>
           </div>
         </div>
-        {staffRole && (
-          <div className="admin-strip">
-            <div className="container admin-strip__inner">
-              <span className="admin-strip__badge">{t("common.adminBadge")}</span>
-              <nav aria-label={t("common.adminNav")}>
-                <ul>
-                  {adminLinksFor(staffRole).map((link) => (
-                    <li key={link.to}>
-                      <NavLink to={link.to} className="admin-strip__link">
-                        {t(link.labelKey)}
-                      </NavLink>
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-              <div className="admin-strip__actions">
-                {/* A link without JavaScript, the dialog with it. */}
-                <Link
-                  to="/pin?kind=public"
-                  className="button button--ghost admin-strip__action"
-                  aria-haspopup="dialog"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    setPinKind("public");
-                  }}
-                >
-                  {t("common.publicSitePin")}
-                </Link>
-                <Form method="post" action="/pin">
-                  <input type="hidden" name="intent" value="leave" />
-                  <button type="submit" className="button button--ghost admin-strip__action">
-                    {t("common.leaveAdmin")}
-                  </button>
-                </Form>
-              </div>
-            </div>
-          </div>
-        )}
+        {/* Staff only: its code loads on their page (the server's markup stays until it is here, then hydrates). */}
+        <Suspense fallback={null}>{staffRole && <AdminStrip staffRole={staffRole} onPublicPin={() => setPinKind("public")} />}</Suspense>
       </header>
       <Suspense fallback={null}>
         {menuShown && <MenuDrawer open onClose={() => closeDrawer("menu")} closeHref={drawerFromUrl.closeHref} links={publicLinks} />}
@@ -230,6 +197,8 @@ export function SiteHeader({
             user={user}
             theme={theme}
             googleSignIn={googleSignIn}
+            // Comes back to this page with the drawer open, as the theme switch does.
+            languageSwitch={<LanguageSwitch className="profile__language" returnTo={drawerFromUrl.hrefWith("profile")} />}
             onAdminAccess={() => {
               // A drawer opened from the URL closes by navigating, which would also close a dialog held in
               // state: there the PIN dialog is asked for through the URL too.

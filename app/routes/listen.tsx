@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CREW_PAGE_SIZE, CrewSlider } from "~/components/CrewSlider";
-import { JsonLd } from "~/components/JsonLd";
+import { JsonLd } from "~/utils/nonce";
 import { OnAirNow } from "~/components/OnAirNow";
 import { RecentSongs } from "~/components/RecentSongs";
 import { PodcastCardList } from "~/components/PodcastCard";
@@ -13,13 +13,12 @@ import { listLatestEpisodes } from "~/models/episodes.server";
 import { getOnAir, toPublicAiring } from "~/models/schedule.server";
 import { listRecentSongs } from "~/models/song-history.server";
 import { getSiteImage } from "~/models/site-images.server";
+import { liveSharePageMeta } from "~/models/share-meta.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import { getStationIdentity } from "~/models/station.server";
 import { stationJsonLd } from "~/models/structured-data.server";
 import { getConfig } from "~/services/config.server";
-import { liveShareInfo, liveShareMeta } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrl } from "~/utils/media";
-import { stationIconUrl } from "~/utils/station-icon";
 import { withSiteMeta } from "~/utils/meta";
 
 const LATEST_PODCAST_COUNT = 5;
@@ -29,7 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const { t } = metaTranslator(matches);
   return withSiteMeta(matches, [
     { title: data ? t("listen.metaTitle", { station: data.stationName }) : t("listen.metaTitleBare") },
-    ...(data ? liveShareMeta(data.share) : []),
+    ...(data ? data.shareMeta : []),
   ]);
 };
 
@@ -48,13 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     episodes,
     crew,
     stationName: station.name,
-    share: liveShareInfo(origin, {
-      path: "/listen",
-      title: station.name,
-      description: station.tagline,
-      imageUrl: stationIconUrl(station),
-      stationName: station.name,
-    }),
+    shareMeta: liveSharePageMeta(origin, station, { path: "/listen", title: station.name, description: station.tagline }),
     jsonLd: stationJsonLd(origin, station),
     stationTimeZone: getConfig().stationTimezone,
     onAir: { now: onAir.now && toPublicAiring(onAir.now), next: onAir.next && toPublicAiring(onAir.next) },

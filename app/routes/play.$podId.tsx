@@ -5,7 +5,7 @@ import { EmbedList } from "~/components/EmbedFrame";
 import { DownloadButton } from "~/components/DownloadButton";
 import { EpisodePlayer } from "~/components/EpisodePlayer";
 import { FavoriteButton } from "~/components/FavoriteButton";
-import { JsonLd } from "~/components/JsonLd";
+import { JsonLd } from "~/utils/nonce";
 import { useLiveData } from "~/hooks/useRealtime";
 import { requestTranslator } from "~/i18n/language.server";
 import { metaTranslator } from "~/i18n/meta";

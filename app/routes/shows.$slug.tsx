@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { JsonLd } from "~/components/JsonLd";
+import { JsonLd } from "~/utils/nonce";
 import { FollowShow } from "~/components/FollowShow";
 import { PodcastCardList } from "~/components/PodcastCard";
 import { useLiveData } from "~/hooks/useRealtime";
@@ -15,12 +15,11 @@ import { readForm } from "~/services/form-body.server";
 import { getListenerSession, listenerSessionStorage } from "~/services/session.server";
 import { getStationIdentity } from "~/models/station.server";
 import { getConfig } from "~/services/config.server";
+import { liveSharePageMeta } from "~/models/share-meta.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import { showJsonLd } from "~/models/structured-data.server";
 import { timeIn, useListenerTimeZone, zoneAbbreviation } from "~/utils/airing-format";
-import { liveShareInfo, liveShareMeta } from "~/utils/episode-share";
 import { mediaSrcSet, mediaUrlFor } from "~/utils/media";
-import { stationIconUrl } from "~/utils/station-icon";
 import { withSiteMeta } from "~/utils/meta";
 import { dayLabel, describeSlot } from "~/utils/weekdays";
 
@@ -29,7 +28,7 @@ const NEXT_AIRINGS = 8;
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   withSiteMeta(matches, [
     { title: data ? `${data.show.name} · ${data.stationName}` : metaTranslator(matches).t("schedule.showTitle") },
-    ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }, ...liveShareMeta(data.share)] : []),
+    ...(data ? [{ name: "description", content: data.show.description.slice(0, 160) }, ...data.shareMeta] : []),
   ]);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -65,12 +64,11 @@ async function showPageData(request: Request, slug: string) {
     stationName: station.name,
     stationTimeZone: getConfig().stationTimezone,
     calendarUrl: `${origin}/shows/${show.slug}.ics`,
-    share: liveShareInfo(origin, {
+    shareMeta: liveSharePageMeta(origin, station, {
       path: `/shows/${encodeURIComponent(show.slug)}`,
       title: `${show.name} · ${station.name}`,
       description: show.description.slice(0, 200),
-      imageUrl: artwork ?? stationIconUrl(station),
-      stationName: station.name,
+      imageUrl: artwork,
     }),
     jsonLd: showJsonLd(origin, station, { ...show, artwork }, publicAirings),
     following: {

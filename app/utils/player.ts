@@ -3,10 +3,12 @@
  * episodes, shown in the bar of the root layout, driven by the bar, the cards'
  * ▶ and the play page. Its audio elements live in the bar, so nothing stops
  * on client-side navigation. Only one of the two sounds at a time. The episode
- * half (./player-episodes.ts) is loaded on the first episode cued or played.
+ * half (./player-episodes.ts) is loaded on the first episode cued or played, the
+ * Media Session half (./player-media-session.ts) once something plays or is cued.
  */
 import { claimAudioFocus, onAudioFocusLost } from "./audio-focus";
 import type { CueOptions, EpisodeEngine } from "./player-episodes";
+import type { MediaSessionBridge, MediaSessionHost } from "./player-media-session";
 
 export type LiveStatus = "idle" | "connecting" | "playing" | "buffering" | "reconnecting" | "offline";
 
@@ -115,9 +117,6 @@ export interface RewindRemote {
   position(): { at: number | null; windowStart: number | null; windowEnd: number | null; title: string | null };
 }
 
-// What the lock screen's previous/next buttons skip when there is no track list to step through.
-const TRACK_SKIP_SECONDS = 30;
-
 /** What the episode half needs of the player. */
 export interface EpisodeHost {
   getState(): PlayerState;
@@ -212,7 +211,6 @@ class Player {
       this.episodeEl?.pause();
     });
     this.watchdog = setInterval(() => this.checkLiveMoving(), WATCHDOG_EVERY_MS);
-    this.bindMediaSessionActions();
     const cue = this.pendingCue;
     this.pendingCue = null;
     cue?.();
@@ -444,8 +442,7 @@ class Player {
   /** Rewinding started (its controls) or ended (null): the lock screen follows the rewind window meanwhile. */
   setRewindRemote(remote: RewindRemote | null) {
     this.rewind = remote;
-    this.mediaSessionKey = "";
-    this.updateMediaSession();
+    this.updateMediaSession(true);
   }
   /** The rewind playhead moved or paused: the lock screen's position and title follow. */
   rewindMoved() {
@@ -459,117 +456,46 @@ class Player {
   setLiveShow(show: { name: string; artwork: string | null } | null) {
     if (this.liveShow?.name === show?.name && this.liveShow?.artwork === show?.artwork) return;
     this.liveShow = show;
-    this.mediaSessionKey = "";
-    this.updateMediaSession();
+    this.updateMediaSession(true);
   }
 
-  /**
-   * Lock screen, headphones and car: play and pause; seek (and previous/next track, which skip
-   * 30 s: an episode or the rewind window has no track list) in an episode or while rewinding;
-   * on the live stream, "back" rewinds it when the station records it.
-   */
-  private bindMediaSessionActions() {
-    if (!("mediaSession" in navigator)) return;
-    const session = navigator.mediaSession;
-    const episodeShown = () => this.state.showing === "episode" && this.state.episode !== null;
-    const back = (seconds: number) => {
-      if (this.rewind) this.rewind.skip(-seconds);
-      else if (episodeShown()) this.skip(-seconds);
-      else this.liveRewind?.(seconds);
-    };
-    const ahead = (seconds: number) => {
-      if (this.rewind) this.rewind.skip(seconds);
-      else if (episodeShown()) this.skip(seconds);
-    };
-    const pause = () => {
-      if (this.rewind) {
-        if (!this.rewind.paused) this.rewind.togglePause();
-      } else if (episodeShown()) this.episodeEl?.pause();
-      else this.stopLive();
-    };
-    const actions: [MediaSessionAction, MediaSessionActionHandler][] = [
-      [
-        "play",
-        () => {
-          if (this.rewind) {
-            if (this.rewind.paused) this.rewind.togglePause();
-          } else if (episodeShown()) this.playEpisode(this.state.episode!.info);
-          else this.playLive();
-        },
-      ],
-      ["pause", pause],
-      ["stop", pause],
-      ["seekbackward", (details) => back(details.seekOffset ?? 15)],
-      ["seekforward", (details) => ahead(details.seekOffset ?? 30)],
-      ["previoustrack", () => back(TRACK_SKIP_SECONDS)],
-      ["nexttrack", () => ahead(TRACK_SKIP_SECONDS)],
-      [
-        "seekto",
-        (details) => {
-          if (details.seekTime === undefined) return;
-          const start = this.rewind?.position().windowStart;
-          if (this.rewind && start != null) this.rewind.seekTo(start + details.seekTime * 1000);
-          else if (episodeShown()) this.seek(details.seekTime);
-        },
-      ],
-    ];
-    for (const [action, handler] of actions) {
-      try {
-        session.setActionHandler(action, handler);
-      } catch {
-        // An action this browser does not know.
-      }
-    }
-  }
+  // The Media Session code (./player-media-session) is loaded once there is something to show on the
+  // lock screen (the live stream tuned in, an episode cued, a rewind): until then it would show
+  // nothing, the browser's default. Most visits to /listen never play, and its first-load JavaScript
+  // has a budget (issue 14).
+  private mediaSession: MediaSessionBridge | null = null;
+  private mediaSessionLoading = false;
+  private mediaSessionHost: MediaSessionHost = {
+    getState: () => this.state,
+    station: () => this.station,
+    rewind: () => this.rewind,
+    liveRewind: () => this.liveRewind,
+    liveShow: () => this.liveShow,
+    playLive: () => this.playLive(),
+    stopLive: () => this.stopLive(),
+    playEpisode: (info) => this.playEpisode(info),
+    pauseEpisode: () => this.episodeEl?.pause(),
+    skip: (seconds) => this.skip(seconds),
+    seek: (seconds) => this.seek(seconds),
+  };
 
-  private mediaSessionKey = "";
-  private updateMediaSession() {
+  /** Brings the lock screen up to date; `changed`: also when its summary looks the same (the show or the rewind changed). */
+  private updateMediaSession(changed = false) {
     if (typeof navigator === "undefined" || !("mediaSession" in navigator) || !this.liveEl) return;
+    if (this.mediaSession) return this.mediaSession.update(changed);
     const { showing, live, episode } = this.state;
-    const station = this.station;
-    let key: string;
-    let metadata: MediaMetadataInit | null = null;
-    let playing = false;
-    const liveArtwork = this.liveShow?.artwork
-      ? { src: new URL(this.liveShow.artwork, location.href).href }
-      : { src: new URL(station.artworkUrl, location.href).href, sizes: "512x512" };
-    if (this.rewind) {
-      const { at, windowStart, windowEnd, title } = this.rewind.position();
-      playing = !this.rewind.paused;
-      key = `rewind:${title}:${playing}:${this.liveShow?.name}`;
-      metadata = { title: title ?? station.liveTitle, artist: station.name, album: this.liveShow?.name ?? station.tagline, artwork: [liveArtwork] };
-      if (at !== null && windowStart !== null && windowEnd !== null && windowEnd > windowStart) {
-        try {
-          navigator.mediaSession.setPositionState({
-            duration: (windowEnd - windowStart) / 1000,
-            position: Math.min(Math.max(0, (at - windowStart) / 1000), (windowEnd - windowStart) / 1000),
-            playbackRate: 1,
-          });
-        } catch {
-          // A window the browser refuses (too short yet).
-        }
-      }
-    } else if (showing === "episode" && episode) {
-      key = `episode:${episode.info.id}:${episode.playing}`;
-      playing = episode.playing;
-      metadata = { title: episode.info.title, artist: station.name, artwork: [{ src: new URL(episode.info.coverUrl, location.href).href, sizes: "640x640" }] };
-    } else {
-      key = `live:${live.status}:${live.nowPlaying.title}:${this.liveShow?.name}:${this.liveShow?.artwork}`;
-      playing = live.status === "playing" || live.status === "buffering";
-      if (live.status !== "idle") {
-        // The show on air's artwork, else the station's.
-        metadata = {
-          title: live.nowPlaying.title ?? station.liveTitle,
-          artist: station.name,
-          album: this.liveShow?.name ?? station.tagline,
-          artwork: [liveArtwork],
-        };
-      }
-    }
-    if (key === this.mediaSessionKey) return;
-    this.mediaSessionKey = key;
-    navigator.mediaSession.metadata = metadata ? new MediaMetadata(metadata) : null;
-    navigator.mediaSession.playbackState = playing ? "playing" : metadata ? "paused" : "none";
+    if (this.mediaSessionLoading || (!this.rewind && !(showing === "episode" && episode) && live.status === "idle")) return;
+    this.mediaSessionLoading = true;
+    import("./player-media-session").then(
+      ({ MediaSessionBridge }) => {
+        this.mediaSession = new MediaSessionBridge(this.mediaSessionHost);
+        this.updateMediaSession(true);
+      },
+      // Offline, or a new deployment removed the chunk: the next change tries again.
+      () => {
+        this.mediaSessionLoading = false;
+      },
+    );
   }
 
   /** Set by the bar; `liveTitle` is the OS media controls' title when no song is known, in the page's language. */

@@ -1,4 +1,5 @@
-import { safeRedirect, sameSitePath } from "./safe-redirect";
+import { safeRedirect } from "./safe-redirect";
+import { sameSitePath } from "./same-site-path";
 
 // Where a browser goes when it follows the answer as a Location header from this site.
 const followed = (location: string) => new URL(location, "https://station.example/login");

@@ -41,12 +41,3 @@ export function safeRedirect(to: unknown, fallback: string): string {
   if (result.startsWith("//") || new URL(result, PROBE_ORIGIN).origin !== PROBE_ORIGIN) return fallback;
   return result;
 }
-
-/**
- * This page's path, for a link back to it (the drawer and dialog toggles) that cannot leave the
- * site. Any path renders a page (a 404 at worst), so `//evil.example/x` or `/\evil.example/x`
- * is a page here, but as a link a browser reads it as another host: it becomes `/evil.example/x`.
- */
-export function sameSitePath(pathname: string): string {
-  return pathname.replace(/^[/\\]+/, "/");
-}

@@ -1,24 +1,12 @@
 /**
- * The site's pages by URL, in one table. The header, menu drawer and footer list the public
- * pages; the admin strip lists the admin pages, and they are the only places the admin PIN
+ * The site's pages by URL, in one table (the public links are in ./public-links: the header and
+ * footer of every page list them, and the browser loads this module only with the admin strip,
+ * for staff). The admin strip lists the admin pages, and they are the only places the admin PIN
  * sends a browser back to; the page cache keeps anonymous renders of the pages marked for it
  * (server/page-cache.ts); the security middleware takes large uploads only where the table says.
  * Exports a page does not use are dropped from the browser bundle (plain data, tree-shaken).
  */
 import { roleMay, type StaffPermission, type StaffRole } from "./staff-roles";
-
-/**
- * The public links, in the order the station lists them (header, drawer, footer). Labels are
- * message keys: the components translate them (the original app's nav words, the same in every language).
- */
-export const publicLinks = [
-  { to: "/listen", labelKey: "common.navListen" },
-  { to: "/watch", labelKey: "common.navWatch" },
-  { to: "/news", labelKey: "common.navNews" },
-  { to: "/chartcontent", labelKey: "common.navChart" },
-  { to: "/CrewSpin", labelKey: "common.navCrew" },
-  { to: "/events", labelKey: "common.navEvents" },
-] as const;
 
 /**
  * The admin area's pages, shown in the header's ADMIN strip while an admin session is open, each
