@@ -241,6 +241,11 @@ describe("hostile input: admin forms", () => {
       ["a duplicated src", '<iframe src="https://open.spotify.com/embed/x" src="https://evil.example/"></iframe>'],
       ["SQL", SQL],
       ["a code of 5000 characters", `<iframe src="https://open.spotify.com/embed/x" title="${"t".repeat(5000)}"></iframe>`],
+      ["a share link on a lookalike host", "https://open.spotify.com.evil.example/track/4cOdK2wGLETKBW3PvgPWqT"],
+      ["a share link with the allowed name as the user part", "https://open.spotify.com@evil.example/track/4cOdK2wGLETKBW3PvgPWqT"],
+      ["a javascript: link naming a share link", "javascript:alert(1)//open.spotify.com/track/4cOdK2wGLETKBW3PvgPWqT"],
+      ["a share link whose id carries markup", 'https://open.spotify.com/track/4cOdK2wGLETKB"><script>alert(1)</script>'],
+      ["a share link of 600 characters", `https://youtu.be/dQw4w9WgXcQ?si=${"a".repeat(570)}`],
     ];
 
     it.each(tricks)("refuses %s and changes nothing", async (_label, code) => {
@@ -289,6 +294,31 @@ describe("hostile input: admin forms", () => {
       const page = await (await fetch(`${server.url}/Chart`)).text();
       expect(page).toContain("https://open.spotify.com/embed/episode/hostile");
       expect(page).not.toMatch(/onload=|srcdoc=|position:fixed/i);
+      const changed = snapshotChanges(before, await takeSnapshot()).map((change) => change.split(":")[0]);
+      expect(changed.sort()).toEqual(["ActivityLog", "Embed"]);
+
+      const removed = await admin("/chartcontentadmin", [
+        ["intent", "delete-embed"],
+        ["id", stored.id],
+      ])();
+      expect(removed.status).toBe(200);
+    });
+
+    it("turns a plain share link into the service's sandboxed player, shown on /chartcontent", async () => {
+      const before = await freshSnapshot();
+      const response = await admin("/chartcontentadmin", [
+        ["formId", "embed-form"],
+        ["intent", "add-embed"],
+        ["code", "  https://open.spotify.com/intl-id/album/1DFixLWuPkv3KT3TnV35m3?si=Xy_12  "],
+      ])();
+      expect(response.status).toBe(200);
+      const stored = await db().embed.findFirstOrThrow({ orderBy: { createdAt: "desc" } });
+      expect(stored.code).toMatch(/^<iframe src="https:\/\/open\.spotify\.com\/embed\/album\/1DFixLWuPkv3KT3TnV35m3" title="[^"]+" width="100%" height="352" /);
+      expect(stored.code).toContain('sandbox="');
+      expect(stored.code).not.toContain("si=");
+
+      const page = await (await fetch(`${server.url}/chartcontent`)).text();
+      expect(page).toContain('src="https://open.spotify.com/embed/album/1DFixLWuPkv3KT3TnV35m3"');
       const changed = snapshotChanges(before, await takeSnapshot()).map((change) => change.split(":")[0]);
       expect(changed.sort()).toEqual(["ActivityLog", "Embed"]);
 

@@ -1,7 +1,9 @@
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
-import { sanitizeEmbed } from "~/services/embed-sanitizer.server";
+import { getConfig } from "~/services/config.server";
+import { isAllowedEmbedHost, sanitizeEmbed } from "~/services/embed-sanitizer.server";
 import { publish } from "~/services/realtime.server";
+import { embedCodeFromShareLink } from "~/utils/embed-share-link";
 import { activityMessage, logActivity, type AdminActor } from "./activity.server";
 
 /** The chart embeds in the order the admin arranged them. Codes are stored already sanitised. */
@@ -16,10 +18,15 @@ export function listEmbeds() {
 
 export type AddEmbedResult = { status: "added"; id: string } | { status: "ignored" } | { status: "refused"; error: string };
 
-/** Adds pasted embed code: ignored when blank, refused unless it is an allowed player, stored only in its sanitised form. */
+/**
+ * Adds pasted embed code or a Spotify/YouTube/SoundCloud share link (turned into that service's
+ * player code first): ignored when blank, refused unless it is an allowed player, stored only in
+ * its sanitised form.
+ */
 export async function addEmbed(input: string, actor: AdminActor): Promise<AddEmbedResult> {
   if (input.trim() === "") return { status: "ignored" };
-  const check = sanitizeEmbed(input);
+  const allowList = getConfig().embedAllowedHosts;
+  const check = sanitizeEmbed(embedCodeFromShareLink(input, (host) => isAllowedEmbedHost(host, allowList)) ?? input, allowList);
   if (!check.ok) return { status: "refused", error: check.error };
   const embed = await db().$transaction(async (tx) => {
     const last = await tx.embed.aggregate({ _max: { position: true } });
