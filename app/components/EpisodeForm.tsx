@@ -176,10 +176,10 @@ function PodcastExtras({ editing, crew }: { editing: EditableEpisode | null; cre
         <Field name="episodeNumber" label={t("admin.episodeNumber")} inputMode="numeric" pattern="[0-9]*" defaultValue={editing?.episodeNumber ?? ""} />
       </div>
       {crew.length > 0 && (
-        <fieldset className="admin-field episode-credits" aria-describedby={creditsError ? `${id}-credits-error` : undefined}>
+        <fieldset className="form-group" aria-describedby={creditsError ? `${id}-credits-error` : undefined}>
           <legend className="admin-label">{t("admin.episodeCredits")}</legend>
           {crew.map((member) => (
-            <label key={member.id} className="caption episode-credits__member check-chip">
+            <label key={member.id} className="caption check-chip">
               <input type="checkbox" name="credits" value={member.id} defaultChecked={credited.has(member.id)} /> {member.name}
               {member.jobTitle ? ` · ${member.jobTitle}` : ""}
             </label>

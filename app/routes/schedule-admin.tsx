@@ -246,7 +246,7 @@ export default function ScheduleAdmin() {
               />
               {showEditing?.artwork && <Checkbox name="removeArtwork" label={t("schedule.removeArtwork")} defaultChecked={false} />}
               {allShows && (
-                <fieldset className="schedule-fieldset">
+                <fieldset className="form-group">
                   <legend className="admin-label">{t("schedule.hosts")}</legend>
                   {crew.length === 0 ? (
                     <p className="caption">{t("schedule.addCrewFirst")}</p>
@@ -295,7 +295,7 @@ export default function ScheduleAdmin() {
                   </select>
                 </div>
               )}
-              <fieldset className="schedule-fieldset">
+              <fieldset className="form-group">
                 <legend className="admin-label">{t("schedule.repeats")}</legend>
                 <label className="schedule-check check-chip">
                   <input type="radio" name="kind" value="weekly" defaultChecked={slotEditing ? Boolean(slotEditing.rrule) : true} /> {t("schedule.weekly")}
@@ -305,7 +305,7 @@ export default function ScheduleAdmin() {
                 </label>
               </fieldset>
               {/* Weekdays and the last date belong to a weekly slot: hidden while "once" is picked (schedule.css, no JavaScript needed). */}
-              <fieldset className="schedule-fieldset schedule-fieldset--weekly">
+              <fieldset className="form-group schedule-fieldset--weekly">
                 <legend className="admin-label">{t("schedule.daysWeekly")}</legend>
                 {WEEKDAYS.map((day) => (
                   <Checkbox key={day} name={`day-${day}`} label={weekdayName(day, locale)} defaultChecked={slotEditing?.days.includes(day) ?? false} />
