@@ -341,7 +341,11 @@ export default function ScheduleAdmin() {
               key={show.id}
               className="schedule-admin__show"
               style={{ borderColor: show.colour }}
-              title={<Link to={`/shows/${show.slug}`}>{show.name}</Link>}
+              title={
+                <>
+                  <span className="schedule-admin__kind">{t("schedule.show")}</span> <Link to={`/shows/${show.slug}`}>{show.name}</Link>
+                </>
+              }
               thumb={show.artwork && { image: show.artwork, alt: t("schedule.artworkFor", { show: show.name }) }}
               actions={
                 <>
@@ -357,29 +361,39 @@ export default function ScheduleAdmin() {
                   )}
                 </>
               }
+              below={
+                show.slots.length === 0 ? (
+                  <p className="caption">{t("schedule.noSlots")}</p>
+                ) : (
+                  // Each slot is a row of its own, with its own Edit and Delete (the show's are on the row above).
+                  <ul className="schedule-admin__slots">
+                    {show.slots.map((slot) => {
+                      const text = describeSlot(slot, translator);
+                      return (
+                        <li key={slot.id} className="schedule-admin__slot">
+                          <p className="schedule-admin__slot-text">
+                            <span className="schedule-admin__kind">{t("schedule.slotTag")}</span> {text}
+                          </p>
+                          <div className="admin-list__actions">
+                            <EditLink to={`?slot=${slot.id}`} aria-label={t("schedule.editSlotNamed", { slot: text })} />
+                            <DeleteForm
+                              formId={`delete-slot-${slot.id}`}
+                              intent="delete-slot"
+                              hidden={{ slotId: slot.id }}
+                              confirm={t("schedule.confirmDeleteSlot", { slot: text })}
+                              readAs={t("schedule.deleteSlotNamed", { slot: text })}
+                            />
+                          </div>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )
+              }
             >
               {show.hosts.length > 0 && (
                 <p className="caption">{t("schedule.withHosts", { hosts: show.hosts.map((host) => host.crewMember.name).join(", ") })}</p>
               )}
-              <ul className="schedule-admin__slots">
-                {show.slots.map((slot) => {
-                  const text = describeSlot(slot, translator);
-                  return (
-                    <li key={slot.id}>
-                      <span>{text}</span> <EditLink to={`?slot=${slot.id}`} aria-label={t("schedule.editSlotNamed", { slot: text })} />
-                      <DeleteForm
-                        formId={`delete-slot-${slot.id}`}
-                        intent="delete-slot"
-                        hidden={{ slotId: slot.id }}
-                        confirm={t("schedule.confirmRemoveSlot", { slot: text })}
-                        label={t("schedule.remove")}
-                        pendingLabel={t("schedule.removing")}
-                        readAs={t("schedule.removeSlotNamed", { slot: text })}
-                      />
-                    </li>
-                  );
-                })}
-              </ul>
             </AdminListItem>
           )}
         </AdminList>

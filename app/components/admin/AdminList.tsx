@@ -38,7 +38,10 @@ export interface AdminListThumb {
   poster?: boolean;
 }
 
-/** One row of an admin list: picture, title, details below it, and the row's buttons (edit, delete). */
+/**
+ * One row of an admin list: picture, title, details below it, and the row's buttons (edit, delete).
+ * `below` spans the whole row under them: the rows of things that belong to it, each with its own buttons.
+ */
 export function AdminListItem({
   title,
   thumb,
@@ -46,6 +49,7 @@ export function AdminListItem({
   className,
   style,
   children,
+  below,
 }: {
   title: ReactNode;
   thumb?: AdminListThumb | null;
@@ -54,6 +58,7 @@ export function AdminListItem({
   style?: CSSProperties;
   /** The details under the title. */
   children?: ReactNode;
+  below?: ReactNode;
 }) {
   return (
     <li className={className ? `admin-list__item ${className}` : "admin-list__item"} style={style}>
@@ -72,6 +77,7 @@ export function AdminListItem({
         {children}
       </div>
       <div className="admin-list__actions">{actions}</div>
+      {below && <div className="admin-list__below">{below}</div>}
     </li>
   );
 }
