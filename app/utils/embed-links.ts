@@ -8,6 +8,8 @@ const PROVIDERS: { host: RegExp; name: string }[] = [
   { host: /(^|\.)mixcloud\.com$/, name: "Mixcloud" },
 ];
 
+const SOUNDCLOUD_PAGE = /^https:\/\/soundcloud\.com\/[\w-]{1,100}(\/sets)?\/[\w-]{1,100}$/;
+
 /**
  * Where a listener can open an embedded player's content directly (when the
  * player cannot load in the page): the service's name and a page address.
@@ -23,6 +25,11 @@ export function embedSourceLink(src: string): { name: string; href: string } {
   if (provider?.name === "YouTube") {
     const id = url.pathname.match(/^\/embed\/([\w-]+)/)?.[1];
     if (id) return { name, href: `https://www.youtube.com/watch?v=${id}` };
+  }
+  if (provider?.name === "SoundCloud") {
+    // w.soundcloud.com/player/?url=https://soundcloud.com/artist/track → that track's page (an API address stays the player).
+    const page = url.searchParams.get("url");
+    if (page && SOUNDCLOUD_PAGE.test(page)) return { name, href: page };
   }
   return { name, href: url.href };
 }
