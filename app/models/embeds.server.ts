@@ -1,3 +1,4 @@
+import { stationTranslator } from "~/i18n/catalogs.server";
 import { db } from "~/services/db.server";
 import { cachedRead } from "~/services/read-cache.server";
 import { getConfig } from "~/services/config.server";
@@ -26,7 +27,13 @@ export type AddEmbedResult = { status: "added"; id: string } | { status: "ignore
 export async function addEmbed(input: string, actor: AdminActor): Promise<AddEmbedResult> {
   if (input.trim() === "") return { status: "ignored" };
   const allowList = getConfig().embedAllowedHosts;
-  const check = sanitizeEmbed(embedCodeFromShareLink(input, (host) => isAllowedEmbedHost(host, allowList)) ?? input, allowList);
+  // A link carries no title: the player is named after its service, in the station's language like the sanitiser's default.
+  const fromLink = embedCodeFromShareLink(
+    input,
+    (host) => isAllowedEmbedHost(host, allowList),
+    (service) => stationTranslator().t("chart.shareLinkTitle", { service }),
+  );
+  const check = sanitizeEmbed(fromLink ?? input, allowList);
   if (!check.ok) return { status: "refused", error: check.error };
   const embed = await db().$transaction(async (tx) => {
     const last = await tx.embed.aggregate({ _max: { position: true } });

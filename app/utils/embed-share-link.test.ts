@@ -1,7 +1,8 @@
 import { embedCodeFromShareLink } from "./embed-share-link";
 
 const everyHost = () => true;
-const convert = (link: string) => embedCodeFromShareLink(link, everyHost);
+const titleFor = (service: string) => `${service} player`;
+const convert = (link: string) => embedCodeFromShareLink(link, everyHost, titleFor);
 const src = (code: string | null) => code?.match(/src="([^"]*)"/)?.[1] ?? null;
 
 const SPOTIFY_ID = "4cOdK2wGLETKBW3PvgPWqT";
@@ -21,9 +22,9 @@ describe("embedCodeFromShareLink", () => {
     expect(src(convert(link))).toBe(expected);
   });
 
-  it("gives Spotify's compact player to a track and its list player to an album", () => {
+  it("gives Spotify's compact player to a track and its list player to an album, named after the service", () => {
     expect(convert(`https://open.spotify.com/track/${SPOTIFY_ID}`)).toBe(
-      `<iframe src="https://open.spotify.com/embed/track/${SPOTIFY_ID}" width="100%" height="152" allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture"></iframe>`,
+      `<iframe src="https://open.spotify.com/embed/track/${SPOTIFY_ID}" title="Spotify player" width="100%" height="152" allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture"></iframe>`,
     );
     expect(convert(`https://open.spotify.com/album/${SPOTIFY_ID}`)).toContain('height="352"');
   });
@@ -42,7 +43,7 @@ describe("embedCodeFromShareLink", () => {
   });
 
   it("uses YouTube's own player host when the station does not allow the cookie-free one", () => {
-    const code = embedCodeFromShareLink(`https://youtu.be/${YOUTUBE_ID}`, (host) => host === "www.youtube.com");
+    const code = embedCodeFromShareLink(`https://youtu.be/${YOUTUBE_ID}`, (host) => host === "www.youtube.com", titleFor);
     expect(src(code)).toBe(`https://www.youtube.com/embed/${YOUTUBE_ID}`);
   });
 
@@ -104,6 +105,11 @@ describe("embedCodeFromShareLink", () => {
     ["a SoundCloud link too deep", "https://soundcloud.com/a/b/c/d"],
   ])("leaves %s alone (null)", (_label, input) => {
     expect(convert(input)).toBeNull();
+  });
+
+  it("escapes the title it is given", () => {
+    const code = embedCodeFromShareLink(`https://youtu.be/${YOUTUBE_ID}`, everyHost, () => 'a "quoted" <b> & title');
+    expect(code).toContain('title="a &quot;quoted&quot; &lt;b&gt; &amp; title"');
   });
 
   it("builds the player address from the parsed id only, never from the query", () => {

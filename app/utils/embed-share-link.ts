@@ -18,8 +18,13 @@ const SOUNDCLOUD_USER_PAGES = new Set(["albums", "tracks", "popular-tracks", "re
 
 const ALLOW = "autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture";
 
-function iframe(src: string, height: number): string {
-  return `<iframe src="${src}" width="100%" height="${height}" allow="${ALLOW}"></iframe>`;
+export type ShareLinkService = "Spotify" | "YouTube" | "SoundCloud";
+
+/** What a share link is played with: the service's player address and the height the service gives it. */
+interface Player {
+  service: ShareLinkService;
+  src: string;
+  height: number;
 }
 
 function parseLink(input: string): URL | null {
@@ -42,14 +47,14 @@ function segments(url: URL): string[] | null {
   return parts.every((part) => part !== "" && !part.includes("%")) ? parts : null;
 }
 
-function spotify(url: URL): string | null {
+function spotify(url: URL): Player | null {
   let parts = segments(url);
   if (parts && parts.length === 3 && SPOTIFY_LOCALE.test(parts[0])) parts = parts.slice(1);
   if (!parts || parts.length !== 2) return null;
   const [type, id] = parts;
   if (!SPOTIFY_TYPES.has(type) || !SPOTIFY_ID.test(id)) return null;
   // Spotify's own sizes: the compact player for one track or episode, the list player otherwise.
-  return iframe(`https://open.spotify.com/embed/${type}/${id}`, type === "track" || type === "episode" ? 152 : 352);
+  return { service: "Spotify", src: `https://open.spotify.com/embed/${type}/${id}`, height: type === "track" || type === "episode" ? 152 : 352 };
 }
 
 function youtubeId(url: URL): string | null {
@@ -61,34 +66,45 @@ function youtubeId(url: URL): string | null {
   return null;
 }
 
-function youtube(url: URL, allowsHost: (host: string) => boolean): string | null {
+function youtube(url: URL, allowsHost: (host: string) => boolean): Player | null {
   const id = youtubeId(url);
   if (!id || !YOUTUBE_ID.test(id)) return null;
   // The privacy-enhanced player (no cookies until play) where the station allows it.
   const host = allowsHost("www.youtube-nocookie.com") ? "www.youtube-nocookie.com" : "www.youtube.com";
-  return iframe(`https://${host}/embed/${id}`, 315);
+  return { service: "YouTube", src: `https://${host}/embed/${id}`, height: 315 };
 }
 
-function soundcloud(url: URL): string | null {
+function soundcloud(url: URL): Player | null {
   const parts = segments(url);
   if (!parts || !parts.every((part) => SOUNDCLOUD_NAME.test(part))) return null;
   const isTrack = parts.length === 2 && !SOUNDCLOUD_USER_PAGES.has(parts[1]);
   const isSet = parts.length === 3 && parts[1] === "sets";
   if (!isTrack && !isSet) return null;
   const page = `https://soundcloud.com/${parts.join("/")}`;
-  return iframe(`https://w.soundcloud.com/player/?url=${encodeURIComponent(page)}`, isSet ? 450 : 166);
+  return { service: "SoundCloud", src: `https://w.soundcloud.com/player/?url=${encodeURIComponent(page)}`, height: isSet ? 450 : 166 };
+}
+
+function playerOf(url: URL, allowsHost: (host: string) => boolean): Player | null {
+  if (url.hostname === "open.spotify.com") return spotify(url);
+  if (url.hostname === "youtu.be" || YOUTUBE_HOSTS.has(url.hostname)) return youtube(url, allowsHost);
+  if (SOUNDCLOUD_HOSTS.has(url.hostname)) return soundcloud(url);
+  return null;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /**
  * The player code for a share link (open.spotify.com/track/…, youtube.com/watch?v=…, youtu.be/…,
  * youtube.com/shorts/…, music.youtube.com, soundcloud.com/artist/track), or null.
- * `allowsHost` says which player hosts the station accepts (to pick YouTube's cookie-free one).
+ * `allowsHost` says which player hosts the station accepts (to pick YouTube's cookie-free one);
+ * `titleFor` names the player after its service (a link carries no title of its own).
  */
-export function embedCodeFromShareLink(input: string, allowsHost: (host: string) => boolean): string | null {
+export function embedCodeFromShareLink(input: string, allowsHost: (host: string) => boolean, titleFor: (service: ShareLinkService) => string): string | null {
   const url = parseLink(input);
-  if (!url) return null;
-  if (url.hostname === "open.spotify.com") return spotify(url);
-  if (url.hostname === "youtu.be" || YOUTUBE_HOSTS.has(url.hostname)) return youtube(url, allowsHost);
-  if (SOUNDCLOUD_HOSTS.has(url.hostname)) return soundcloud(url);
-  return null;
+  const player = url && playerOf(url, allowsHost);
+  if (!player) return null;
+  const title = escapeAttribute(titleFor(player.service));
+  return `<iframe src="${player.src}" title="${title}" width="100%" height="${player.height}" allow="${ALLOW}"></iframe>`;
 }

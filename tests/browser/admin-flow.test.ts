@@ -50,26 +50,34 @@ describeInBrowser("admin flow (issue 29 item 7)", () => {
       },
     } as const;
     // One service per run, so each run adds a player of its own.
-    const links: Record<`${Viewport}-${Language}`, { link: string; player: string }> = {
+    // `source`: where the chart's "Open in …" link under the player goes.
+    const links: Record<`${Viewport}-${Language}`, { link: string; player: string; source: string }> = {
       "phone-en": {
         link: "https://open.spotify.com/intl-id/track/4cOdK2wGLETKBW3PvgPWqT?si=0123456789abcdef",
         player: "https://open.spotify.com/embed/track/4cOdK2wGLETKBW3PvgPWqT",
+        source: "https://open.spotify.com/track/4cOdK2wGLETKBW3PvgPWqT",
       },
-      "phone-id": { link: "https://youtu.be/dQw4w9WgXcQ?si=AbCdEfGh", player: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" },
+      "phone-id": {
+        link: "https://youtu.be/dQw4w9WgXcQ?si=AbCdEfGh",
+        player: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ",
+        source: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+      },
       "desktop-en": {
         link: "https://soundcloud.com/spin-radio/night-drive?utm_source=clipboard",
         player: "https://w.soundcloud.com/player/?url=https%3A%2F%2Fsoundcloud.com%2Fspin-radio%2Fnight-drive",
+        source: "https://soundcloud.com/spin-radio/night-drive",
       },
       "desktop-id": {
         link: "https://music.youtube.com/watch?v=9bZkp7q19f0&feature=share",
         player: "https://www.youtube-nocookie.com/embed/9bZkp7q19f0",
+        source: "https://www.youtube.com/watch?v=9bZkp7q19f0",
       },
     };
 
     describe.each(["phone", "desktop"] as const)("%s", (viewport) => {
       it.each(["en", "id"] as const)("in %s: becomes the service's player, on the admin list and on /chartcontent", async (language) => {
         const word = words[language];
-        const { link, player } = links[`${viewport}-${language}`];
+        const { link, player, source } = links[`${viewport}-${language}`];
         const page = await open(viewport, language);
         await page.goto(`${server.url}/chartcontentadmin`);
         const form = page.getByRole("form", { name: word.form });
@@ -87,6 +95,12 @@ describeInBrowser("admin flow (issue 29 item 7)", () => {
         const onChart = page.locator(`iframe[src="${player}"]`);
         await onChart.waitFor({ state: "attached" });
         expect(await onChart.getAttribute("sandbox")).toContain("allow-scripts");
+        const entry = page.locator(".chart-entry", { has: onChart });
+        expect(await entry.locator(".chart-entry__open").getAttribute("href")).toBe(source);
+        // Named after its service (a link has no title of its own), not after the player's host.
+        expect(await entry.locator("figcaption").innerText()).toMatch(/^(Spotify|YouTube|SoundCloud) player$|^Pemutar (Spotify|YouTube|SoundCloud)$/);
+        await entry.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `test-output/screenshots/item7-chartcontent-share-link-${language}-${viewport}.png` });
         await page.context().close();
       });
     });
