@@ -10,7 +10,13 @@ describe("staff roles", () => {
   });
 
   it("shows each role only the admin pages it may open, and lands it on one of them", () => {
-    expect(adminLinksFor("host").map((link) => link.to)).toEqual(["/schedule-admin", "/episodes-admin", "/recordings-admin", "/audience-admin", "/staff-admin"]);
+    expect(adminLinksFor("host").map((link) => link.to)).toEqual([
+      "/schedule-admin",
+      "/episodes-admin",
+      "/recordings-admin",
+      "/audience-admin",
+      "/staff-admin",
+    ]);
     expect(adminLinksFor("producer").map((link) => link.to)).not.toContain("/activity-admin");
     expect(adminLinksFor("manager").length).toBeGreaterThan(adminLinksFor("producer").length);
     for (const role of STAFF_ROLES) expect(isAdminPage(adminHome(role), role), role).toBe(true);
