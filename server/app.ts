@@ -7,7 +7,7 @@ import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { Server as SocketServer } from "socket.io";
-import { setConfig, type AppConfig } from "~/services/config.server";
+import { getConfig, setConfig, withStoredSettings, type AppConfig } from "~/services/config.server";
 import { waitForDatabase } from "~/services/database-check.server";
 import { connectDb, disconnectDb } from "~/services/db.server";
 import type { EmbeddedPostgres } from "~/services/embedded-postgres.server";
@@ -34,6 +34,8 @@ import { startAudienceRollup } from "~/models/audience-rollup.server";
 import { followIcecastAudience } from "~/models/listening-sessions.server";
 import { recordServedAudio } from "~/models/podcast-downloads.server";
 import { startStationDatabase } from "~/services/station-database.server";
+import { forgetCachedReads } from "~/services/read-cache.server";
+import { followStationSettings, loadStationSettings, onStationSettingsApplied } from "~/models/station-settings.server";
 import { withDatabaseOutagePages } from "./database-outage";
 import { createDemoStream } from "./demo-stream";
 import { createMediaHandler, type AudioServed } from "./media";
@@ -166,6 +168,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     connectDb(databaseUrl, embedded ? 5 : 10);
     const sessionSecret = await resolveSessionSecret(config.sessionSecret, config.dataDir);
     setConfig({ ...config, sessionSecret });
+    // Before anything reads the station's name, time zone or stream (the seed, the follower, pages).
+    await loadStationSettings(log);
     setStorage(await createStorage(config.s3 ? { s3: config.s3 } : { dataDir: config.dataDir }));
     await ensurePins(log);
     // Web Push signs with the same keys on every instance and after every restart (made once, here).
@@ -220,17 +224,24 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const widgets = mountWidgetRoutes(app, config);
 
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
-  // The player always tunes in to /stream/live: the operator's stream when STREAM_URL is set
-  // (a fresh redirect per connect keeps short-lived stream tokens working), else the demo stream.
-  if (config.streamUrl) {
-    const streamUrl = config.streamUrl;
-    app.get("/stream/live", (_req, res) => res.set("Cache-Control", "no-store").redirect(302, streamUrl));
-  } else {
+  // The demo stream plays while the station has no stream of its own (STREAM_URL or the settings).
+  const ensureDemo = async () => {
+    if (demo) return demo;
     const station = getStationIdentity();
     demo = await createDemoStream(SEED_DIR, { stationName: station.name, stationDescription: station.tagline });
     setSingleton("demoStream", demo);
-    app.get("/stream/live", demo.handle);
-  }
+    return demo;
+  };
+  if (!getConfig().streamUrl) await ensureDemo();
+  // The player always tunes in to /stream/live: the operator's stream when one is set (a fresh
+  // redirect per connect keeps short-lived stream tokens working), else the demo stream. Read per
+  // request: an admin may change the stream in the settings.
+  app.get("/stream/live", (req, res) => {
+    const streamUrl = getConfig().streamUrl;
+    if (streamUrl) res.set("Cache-Control", "no-store").redirect(302, streamUrl);
+    else if (demo) demo.handle(req, res);
+    else res.status(503).set("Retry-After", "5").type("text/plain").send("The stream is starting");
+  });
 
   // /shows/{slug}.ics: a Remix path segment cannot be a parameter with a suffix, so it is served by /show-calendar/{slug}.
   app.get(/^\/shows\/([^/]+)\.ics$/, (req, res, next) => {
@@ -283,28 +294,49 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   attachRealtime(io, stopRealtimeSharing !== null);
   const stopInvalidatingPages = onContentChanged(pageCache.invalidate);
   // One reader of the stream's titles for every listener (one per station when instances share PostgreSQL).
-  const stopFollowingNowPlaying = startNowPlayingFollower({
-    streamUrl: config.streamUrl,
-    demo,
-    io,
-    sharedDatabaseUrl: stopRealtimeSharing ? databaseUrl : null,
-    // The live stream (the operator's, else the demo stream) is recorded for rewinding and show archives.
-    createRecorder: config.rewindHours > 0 ? () => createLiveRecorder({ rewindHours: config.rewindHours, log }) : null,
-    // The leader also reads Icecast's listeners for the audience figures.
-    whileLeading: config.streamUrl
-      ? (signal) =>
-          followIcecastAudience(
-            {
-              streamUrl: config.streamUrl!,
-              pollSeconds: config.audiencePollSeconds,
-              admin: config.icecastAdminPassword ? { user: config.icecastAdminUser, password: config.icecastAdminPassword } : null,
-              log,
-            },
-            signal,
-          )
-      : null,
-    log,
+  const followNowPlaying = () => {
+    const { streamUrl, rewindHours } = getConfig();
+    return startNowPlayingFollower({
+      streamUrl,
+      demo: streamUrl ? null : demo,
+      io,
+      sharedDatabaseUrl: stopRealtimeSharing ? databaseUrl : null,
+      // The live stream (the operator's, else the demo stream) is recorded for rewinding and show archives.
+      createRecorder: rewindHours > 0 ? () => createLiveRecorder({ rewindHours, log }) : null,
+      // The leader also reads Icecast's listeners for the audience figures.
+      whileLeading: streamUrl
+        ? (signal) =>
+            followIcecastAudience(
+              {
+                streamUrl,
+                pollSeconds: config.audiencePollSeconds,
+                admin: config.icecastAdminPassword ? { user: config.icecastAdminUser, password: config.icecastAdminPassword } : null,
+                log,
+              },
+              signal,
+            )
+        : null,
+      log,
+    });
+  };
+  let stopFollowingNowPlaying = followNowPlaying();
+  // Settings saved here or on another instance: pages are rendered afresh, and a new stream (or
+  // rewind window) is followed from now on, without a restart.
+  let switching = Promise.resolve();
+  const stopApplyingSettings = onStationSettingsApplied((previous) => {
+    forgetCachedReads();
+    pageCache.invalidate();
+    const before = withStoredSettings(config, previous ?? {});
+    const after = getConfig();
+    if (before.streamUrl === after.streamUrl && before.rewindHours === after.rewindHours) return;
+    switching = switching.then(async () => {
+      await stopFollowingNowPlaying();
+      if (!getConfig().streamUrl) await ensureDemo();
+      stopFollowingNowPlaying = followNowPlaying();
+      log(`Now following ${getConfig().streamUrl ? "the stream " + getConfig().streamUrl : "the built-in demo stream"}`);
+    });
   });
+  const stopFollowingSettings = followStationSettings(log);
   const stopAudienceRollup = startAudienceRollup(
     { sessionDays: config.audienceSessionDays, retentionDays: config.audienceRetentionDays },
     AUDIENCE_ROLLUP_EVERY_MS,
@@ -343,6 +375,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     /** Graceful: stop accepting, let in-flight requests finish, then close sockets and the database. */
     async close() {
       watcher?.close();
+      stopFollowingSettings();
+      stopApplyingSettings();
+      await switching;
       await stopFollowingNowPlaying();
       await stopArchiving?.();
       await stopAudienceRollup();

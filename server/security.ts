@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import type { AppConfig } from "~/services/config.server";
+import { getConfig, type AppConfig } from "~/services/config.server";
 import { largeUploadPages } from "~/utils/site-pages";
 import { expressTranslator } from "./language";
 
@@ -24,7 +24,7 @@ function origin(url: string | null): string | null {
 
 function contentSecurityPolicy(config: AppConfig, nonce: string): string {
   const frameHosts = config.embedAllowedHosts.map((host) => `https://${host}`).join(" ");
-  const streamOrigin = origin(config.streamUrl) ?? "";
+  const streamOrigin = origin(getConfig().streamUrl) ?? "";
   const formTargets = config.google ? "https://accounts.google.com" : "";
   return [
     "default-src 'self'",
@@ -51,8 +51,8 @@ function contentSecurityPolicy(config: AppConfig, nonce: string): string {
  * The policy of the widgets' iframe pages (/embed/...), the only pages any site may frame: the
  * widget script and its data from this origin, the stream's audio, nothing else.
  */
-function embedPolicy(config: AppConfig): string {
-  const streamOrigin = origin(config.streamUrl) ?? "";
+function embedPolicy(): string {
+  const streamOrigin = origin(getConfig().streamUrl) ?? "";
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -67,10 +67,9 @@ function embedPolicy(config: AppConfig): string {
 }
 
 /** Makes `res` a page other sites may frame (the widgets' iframe versions): their policy instead of the site's, no X-Frame-Options. */
-export function embeddablePage(config: AppConfig): (res: ServerResponse) => void {
-  const policy = embedPolicy(config);
+export function embeddablePage(): (res: ServerResponse) => void {
   return (res) => {
-    res.setHeader("Content-Security-Policy", policy);
+    res.setHeader("Content-Security-Policy", embedPolicy());
     res.removeHeader("X-Frame-Options");
   };
 }
@@ -110,11 +109,17 @@ export interface SecurityHeaders {
  * (page-cache.ts) set them with `apply`.
  */
 export function securityHeaders(config: AppConfig): SecurityHeaders {
-  const [policyBefore, policyAfter] = contentSecurityPolicy(config, "\0").split("\0");
+  // Built once per stream URL (an admin may change it in the settings), not per response.
+  let policy = { streamUrl: undefined as string | null | undefined, before: "", after: "" };
   const nextNonce = noncePool();
   const apply = (res: ServerResponse, secure: boolean) => {
     const nonce = nextNonce();
-    res.setHeader("Content-Security-Policy", policyBefore + nonce + policyAfter);
+    const streamUrl = getConfig().streamUrl;
+    if (policy.streamUrl !== streamUrl) {
+      const [before, after] = contentSecurityPolicy(config, "\0").split("\0");
+      policy = { streamUrl, before, after };
+    }
+    res.setHeader("Content-Security-Policy", policy.before + nonce + policy.after);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "SAMEORIGIN");

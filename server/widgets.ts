@@ -160,7 +160,7 @@ export function mountWidgetRoutes(app: Express, config: AppConfig): WidgetRoutes
 
   // ---------------------------------------------------------------- iframe versions
 
-  const makeEmbeddable = embeddablePage(config);
+  const makeEmbeddable = embeddablePage();
   const embed = (kind: WidgetKind) => async (req: Request, res: Response) => {
     const read = queryReader(req);
     const { options, invalid } = readWidgetOptions(kind, (name: OptionName) =>

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { isLanguage, LANGUAGES, type Language } from "~/i18n/languages";
 import { LOG_LEVELS, type LogLevel } from "./log.server";
-import { singleton, setSingleton } from "./singleton.server";
+import { peekSingleton, singleton, setSingleton } from "./singleton.server";
 
 /** A bad configuration value: the server prints the message as one line and exits. */
 export class ConfigError extends Error {
@@ -81,6 +81,42 @@ export interface AppConfig {
   station: StationSettings;
   /** The least severe log lines written (LOG_LEVEL): fatal, error, warn, info, debug, trace or silent. */
   logLevel: LogLevel;
+  /** The station settings the environment sets: an admin sees them read-only on /settings-admin. */
+  fixedSettings: SettingName[];
+}
+
+/**
+ * What an admin may change on /settings-admin, each with the variable that fixes it when set.
+ * Stored in the database (app/models/station-settings.server.ts); the environment still wins.
+ */
+export const SETTING_VARIABLES = {
+  name: "STATION_NAME",
+  tagline: "STATION_TAGLINE",
+  logoUrl: "STATION_LOGO_URL",
+  accentColor: "STATION_ACCENT_COLOR",
+  timeZone: "STATION_TIMEZONE",
+  language: "STATION_LANGUAGE",
+  email: "STATION_EMAIL",
+  socialLinks: "STATION_SOCIAL_LINKS",
+  streamUrl: "STREAM_URL",
+  rewindHours: "REWIND_HOURS",
+  historyDays: "HISTORY_DAYS",
+} as const;
+export type SettingName = keyof typeof SETTING_VARIABLES;
+
+/** Settings saved by an admin (every field optional: a station that never saved has none). */
+export interface StoredSettings {
+  name?: string;
+  tagline?: string | null;
+  logoUrl?: string | null;
+  accentColor?: string;
+  timeZone?: string;
+  language?: Language;
+  email?: string | null;
+  socialLinks?: { label: string; url: string }[];
+  streamUrl?: string | null;
+  rewindHours?: number;
+  historyDays?: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -323,12 +359,57 @@ export function loadConfig(env: Env = process.env): AppConfig {
     pushServiceOrigins: pushServiceOrigins(env),
     station: station(env),
     logLevel: logLevel(env),
+    fixedSettings: (Object.keys(SETTING_VARIABLES) as SettingName[]).filter((name) => text(env, SETTING_VARIABLES[name]) !== null),
   };
 }
 
-/** The configuration the running server was started with. */
+/** `config` with the admin's stored settings in place of the defaults; a variable the environment sets still wins. */
+export function withStoredSettings(config: AppConfig, stored: StoredSettings): AppConfig {
+  const free = (name: SettingName) => stored[name] !== undefined && !config.fixedSettings.includes(name);
+  const pick = <K extends SettingName, T>(name: K, current: T): T => (free(name) ? (stored[name] as T) : current);
+  return {
+    ...config,
+    stationTimezone: pick("timeZone", config.stationTimezone),
+    stationLanguage: pick("language", config.stationLanguage),
+    streamUrl: pick("streamUrl", config.streamUrl),
+    rewindHours: pick("rewindHours", config.rewindHours),
+    historyDays: pick("historyDays", config.historyDays),
+    station: {
+      name: pick("name", config.station.name),
+      tagline: pick("tagline", config.station.tagline),
+      accentColor: pick("accentColor", config.station.accentColor),
+      logoUrl: pick("logoUrl", config.station.logoUrl),
+      email: pick("email", config.station.email),
+      socialLinks: pick("socialLinks", config.station.socialLinks),
+    },
+  };
+}
+
+/**
+ * The configuration in force: the one the server was started with, overlaid with the settings an
+ * admin saved (setStoredSettings). Synchronous on purpose: some thirty call sites (page loaders,
+ * feeds, schedules) read the station's name or time zone, and an in-process snapshot refreshed on
+ * every change keeps them all plain reads instead of each awaiting the database.
+ */
 export function getConfig(): AppConfig {
+  const base = singleton("config", () => loadConfig());
+  const stored = peekSingleton<StoredSettings>("storedSettings");
+  if (!stored) return base;
+  const merged = peekSingleton<{ base: AppConfig; stored: StoredSettings; config: AppConfig }>("mergedConfig");
+  if (merged && merged.base === base && merged.stored === stored) return merged.config;
+  const config = withStoredSettings(base, stored);
+  setSingleton("mergedConfig", { base, stored, config });
+  return config;
+}
+
+/** The environment's configuration alone, without stored settings (what /settings-admin compares against). */
+export function getBaseConfig(): AppConfig {
   return singleton("config", () => loadConfig());
+}
+
+/** Replaces this process's snapshot of the stored settings (undefined: none). */
+export function setStoredSettings(stored: StoredSettings | undefined): void {
+  setSingleton("storedSettings", stored);
 }
 
 export function setConfig(config: AppConfig | undefined): void {

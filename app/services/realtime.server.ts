@@ -61,6 +61,21 @@ export function onContentChanged(listener: () => void): () => void {
   };
 }
 
+const SETTINGS_CHANGED = "settings:changed";
+
+/** Tells the other instances that the station settings changed: each reads them again (this one already has them). */
+export function announceSettingsChanged(): void {
+  const io = peekSingleton<SocketServer>("io");
+  if (io && peekSingleton<boolean>("ioShared")) io.serverSideEmit(SETTINGS_CHANGED);
+}
+
+/** Runs `listener` when another instance announces a settings change. Returns the unsubscribe function. */
+export function onSettingsAnnounced(listener: () => void): () => void {
+  const io = peekSingleton<SocketServer>("io");
+  io?.on(SETTINGS_CHANGED, listener);
+  return () => void io?.off(SETTINGS_CHANGED, listener);
+}
+
 export function connectedListeners(): number {
   return peekSingleton<SocketServer>("io")?.engine.clientsCount ?? 0;
 }

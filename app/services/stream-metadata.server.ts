@@ -338,3 +338,39 @@ export async function readIcecastStatusTitle(streamUrl: string, signal?: AbortSi
     signal?.removeEventListener("abort", abort);
   }
 }
+
+/** What checking a stream URL found (the settings screen says it before a new stream URL is saved). */
+export type StreamCheck =
+  | { ok: true; title: string | null }
+  | { ok: false; problem: "unreachable"; detail: string }
+  | { ok: false; problem: "status"; status: number }
+  | { ok: false; problem: "notAudio"; contentType: string };
+
+const AUDIO_TYPES = /^(audio\/|application\/ogg|application\/octet-stream)/i;
+
+/**
+ * Connects to `url` as a player would and hangs up within `timeoutMs`: an answer of 200 with audio
+ * (or Icecast's icy- headers) passes, with the stream's current ICY title when it sends one.
+ * Nothing but the headers and at most one title's worth of audio is read.
+ */
+export async function checkStream(url: string, timeoutMs = 5_000): Promise<StreamCheck> {
+  const started = Date.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let response: Response;
+  try {
+    response = await fetchWithinOrigin(url, { headers: { "Icy-MetaData": "1", "User-Agent": STATION_FOLLOWER_AGENT }, signal: controller.signal });
+  } catch (error) {
+    const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+    return { ok: false, problem: "unreachable", detail: controller.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : cause };
+  } finally {
+    clearTimeout(timer);
+  }
+  await response.body?.cancel().catch(() => {});
+  if (response.status !== 200) return { ok: false, problem: "status", status: response.status };
+  const contentType = response.headers.get("content-type") ?? "";
+  const icy = response.headers.has("icy-metaint") || response.headers.has("icy-name");
+  if (!AUDIO_TYPES.test(contentType) && !icy) return { ok: false, problem: "notAudio", contentType: contentType.split(";")[0] || "?" };
+  const left = Math.max(500, timeoutMs - (Date.now() - started));
+  return { ok: true, title: response.headers.has("icy-metaint") ? await readIcyTitle(url, left) : null };
+}
