@@ -35,6 +35,8 @@ import { LANGUAGE_PARAM, resolveLanguage } from "~/i18n/language.server";
 import { LANGUAGES, type Language } from "~/i18n/languages";
 import { useT } from "~/i18n/translate";
 import { siteOrigin } from "~/models/site-origin.server";
+import { stationSettingsSaved } from "~/models/station-settings.server";
+import { roleMay } from "~/utils/staff-roles";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -59,6 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canRewind: getConfig().rewindHours > 0,
     user: user ? { name: user.name, favoriteEpisodeIds: user.favoriteEpisodeIds } : null,
     staffRole: admin?.role ?? null,
+    // A station whose settings were never saved invites its manager to them from every admin page.
+    settingsPending: admin !== null && roleMay(admin.role, "station") && !stationSettingsSaved(),
     theme,
     googleSignIn: isGoogleSignInConfigured(),
   };

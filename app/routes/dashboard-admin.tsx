@@ -20,14 +20,12 @@ import { needsStationEmail, saveStationEmail } from "~/models/feed-identity.serv
 import { addCrewImage, deleteCrewImage, listCrewImages, moveCrewImage, moveCrewImageTo, replaceCrewImage } from "~/models/crew.server";
 import { rewindUsage } from "~/models/rewind.server";
 import { getSiteImage, replaceSiteImage } from "~/models/site-images.server";
-import { changePin } from "~/models/pins.server";
 import { canonicalOrigin, confirmSiteOrigin } from "~/models/site-origin.server";
 import { requireStaff } from "~/services/admin-session.server";
 import { answerAdminForm, pageScoped, permitted, type AdminHandler } from "~/services/admin-forms.server";
 import { getConfig } from "~/services/config.server";
 import { formatBytes } from "~/services/uploads.server";
 import { fieldConstraints, keyedMessage, parseForm } from "~/utils/forms/form";
-import { PIN_MAX_LENGTH, pinChangeSchema } from "~/utils/forms/pin";
 import { SITE_ORIGIN_INVALID, siteOriginSchema, stationEmailSchema } from "~/utils/forms/station";
 import { roleMay } from "~/utils/staff-roles";
 
@@ -87,12 +85,6 @@ export async function action({ request }: ActionFunctionArgs) {
       const check = parseForm(siteOriginSchema, fields, SITE_ORIGIN_INVALID);
       if (!check.ok) return check;
       return { ok: true, message: keyedMessage("admin.siteAddressConfirmed", { origin: await confirmSiteOrigin(check.value.origin, actor) }) };
-    }),
-    "change-pin": managerOnly(async ({ fields }) => {
-      const check = parseForm(pinChangeSchema, fields, "admin.nothingSaved");
-      if (!check.ok) return check;
-      await changePin(check.value.kind, check.value.pin, actor);
-      return { ok: true, message: check.value.kind === "admin" ? "admin.adminPinChanged" : "admin.publicPinChanged" };
     }),
     "save-station-email": managerOnly(async ({ fields }) => {
       const check = parseForm(stationEmailSchema, fields, "admin.nothingSaved");
@@ -204,30 +196,17 @@ export default function DashboardAdmin() {
       )}
 
       {manages && (
-        <AdminSection id="pins-title" title={t("admin.pins")} description={t("admin.pinsDescription")} collapsible defaultOpen={false}>
-          {(["admin", "public"] as const).map((kind) => (
-            <AdminForm
-              key={kind}
-              formId={`pin-${kind}`}
-              intent="change-pin"
-              className="admin-form admin-form--inline"
-              aria-label={t(kind === "admin" ? "admin.adminPinFormLabel" : "admin.publicPinFormLabel")}
-            >
-              <input type="hidden" name="kind" value={kind} />
-              <Field
-                name="pin"
-                label={t(kind === "admin" ? "admin.adminPinNew" : "admin.publicPinNew")}
-                type="password"
-                autoComplete="new-password"
-                inputMode={kind === "admin" ? "numeric" : undefined}
-                maxLength={PIN_MAX_LENGTH[kind]}
-                required
-              />
-              <Field name="confirm" label={t("admin.pinRepeat")} type="password" autoComplete="new-password" maxLength={PIN_MAX_LENGTH[kind]} required />
-              <FormStatus />
-              <SubmitButton pendingLabel={t("admin.saving")}>{t(kind === "admin" ? "admin.adminPinChange" : "admin.publicPinChange")}</SubmitButton>
-            </AdminForm>
-          ))}
+        <AdminSection
+          id="settings-title"
+          title={t("admin.settingsTitle")}
+          description={t("admin.settingsDashboardDescription")}
+          actions={
+            <Link to="/settings-admin" className="button button--ghost">
+              {t("admin.settingsOpen")}
+            </Link>
+          }
+        >
+          {null}
         </AdminSection>
       )}
 

@@ -23,6 +23,7 @@ export const adminLinks = [
   { to: "/recordings-admin", labelKey: "common.adminNavRecordings", permission: "shows" },
   { to: "/audience-admin", labelKey: "common.adminNavAudience", permission: "shows" },
   { to: "/activity-admin", labelKey: "common.adminNavActivity", permission: "station" },
+  { to: "/settings-admin", labelKey: "common.adminNavSettings", permission: "station" },
   { to: "/staff-admin", labelKey: "common.adminNavStaff", permission: "account" },
   { to: "/widgets-admin", labelKey: "common.adminNavWidgets", permission: "content" },
 ] as const satisfies readonly { to: string; labelKey: string; permission: StaffPermission }[];

@@ -1,4 +1,5 @@
-import { useActionData } from "@remix-run/react";
+import { Link, useActionData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
 import { useState, type ReactNode } from "react";
 import { useT } from "~/i18n/translate";
 import { PageReportProvider, type AdminResult } from "./AdminForm";
@@ -8,6 +9,9 @@ export function AdminPage({ title, intro, children }: { title: string; intro: st
   const actionData = useActionData<AdminResult | undefined>();
   const { t } = useT();
   const [latest, setLatest] = useState<AdminResult | null>(null);
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const { pathname } = useLocation();
+  const settingsPending = root?.settingsPending && pathname !== "/settings-admin";
   const pageResult = latest ? (latest.scope === "page" ? latest : null) : actionData?.scope === "page" ? actionData : null;
   return (
     <div className="container admin-page">
@@ -16,6 +20,11 @@ export function AdminPage({ title, intro, children }: { title: string; intro: st
         <h1 className="page-title">{title}</h1>
         <p className="muted admin-page__intro">{intro}</p>
       </header>
+      {settingsPending && (
+        <p className="admin-status admin-setup-banner">
+          {t("admin.settingsSetupBanner")} <Link to="/settings-admin">{t("admin.settingsSetupLink")}</Link>
+        </p>
+      )}
       <div className="admin-page__status" aria-live="polite">
         {pageResult && <p className={`admin-status ${pageResult.ok ? "admin-status--ok" : "admin-status--error"}`}>{pageResult.message}</p>}
       </div>
