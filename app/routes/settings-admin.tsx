@@ -83,7 +83,10 @@ function SettingField({
   fixedBy,
   hint,
   ...control
-}: { name: SettingName; label: string; value: string | number | null; fixedBy: Fixed; hint?: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name" | "value">) {
+}: { name: SettingName; label: string; value: string | number | null; fixedBy: Fixed; hint?: string } & Omit<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  "name" | "value"
+>) {
   const { t } = useT();
   const variable = fixedBy[name];
   return (
@@ -110,7 +113,14 @@ function LanguageField({ value, fixedBy }: { value: string; fixedBy: Fixed }) {
       <label htmlFor={id} className="admin-label">
         {t("admin.settingsLanguage")}
       </label>
-      <select id={id} name="language" className="admin-input" defaultValue={submitted ?? value} disabled={Boolean(variable)} aria-invalid={error ? true : undefined}>
+      <select
+        id={id}
+        name="language"
+        className="admin-input"
+        defaultValue={submitted ?? value}
+        disabled={Boolean(variable)}
+        aria-invalid={error ? true : undefined}
+      >
         {LANGUAGES.map((language) => (
           <option key={language} value={language}>
             {LANGUAGE_NAMES[language]}
@@ -133,7 +143,14 @@ export default function SettingsAdmin() {
         <AdminForm formId="settings" intent="save-settings" className="admin-form" aria-label={t("admin.settingsFormLabel")}>
           <SettingField name="name" label={t("admin.settingsName")} value={values.name} fixedBy={fixedBy} />
           <SettingField name="tagline" label={t("admin.settingsTagline")} value={values.tagline} fixedBy={fixedBy} />
-          <SettingField name="logoUrl" label={t("admin.settingsLogoUrl")} value={values.logoUrl} fixedBy={fixedBy} type="url" hint={t("admin.settingsLogoUrlHint")} />
+          <SettingField
+            name="logoUrl"
+            label={t("admin.settingsLogoUrl")}
+            value={values.logoUrl}
+            fixedBy={fixedBy}
+            type="url"
+            hint={t("admin.settingsLogoUrlHint")}
+          />
           <SettingField name="accentColor" label={t("admin.settingsAccentColor")} value={values.accentColor} fixedBy={fixedBy} type="color" />
           <SettingField name="email" label={t("admin.settingsEmail")} value={values.email} fixedBy={fixedBy} type="email" autoComplete="email" />
           <fieldset className="admin-fieldset">
@@ -174,8 +191,22 @@ export default function SettingsAdmin() {
               <input type="checkbox" name="saveAnyway" /> {t("admin.settingsSaveAnyway")}
             </label>
           )}
-          <SettingField name="rewindHours" label={t("admin.settingsRewindHours")} value={values.rewindHours} fixedBy={fixedBy} type="number" inputMode="numeric" />
-          <SettingField name="historyDays" label={t("admin.settingsHistoryDays")} value={values.historyDays} fixedBy={fixedBy} type="number" inputMode="numeric" />
+          <SettingField
+            name="rewindHours"
+            label={t("admin.settingsRewindHours")}
+            value={values.rewindHours}
+            fixedBy={fixedBy}
+            type="number"
+            inputMode="numeric"
+          />
+          <SettingField
+            name="historyDays"
+            label={t("admin.settingsHistoryDays")}
+            value={values.historyDays}
+            fixedBy={fixedBy}
+            type="number"
+            inputMode="numeric"
+          />
           <FormStatus />
           <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.settingsSave")}</SubmitButton>
         </AdminForm>

@@ -32,7 +32,10 @@ const optional = (schema: z.ZodType<string, z.ZodTypeDef, string>) =>
   );
 
 const wholeNumber = (min: number, max: number, message: MessageKey) =>
-  z.preprocess((value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value), z.number({ message }).int(message).min(min, message).max(max, message));
+  z.preprocess(
+    (value) => (typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value),
+    z.number({ message }).int(message).min(min, message).max(max, message),
+  );
 
 const socialLink = z.object({
   label: z.string().trim().min(1, "admin.settingsSocialLabelRequired").max(40, "admin.settingsSocialLabelRequired"),
@@ -79,12 +82,27 @@ export const settingsFormSchema = z
   .object({
     name: text(z.string().trim().min(1, "admin.settingsNameInvalid").max(60, "admin.settingsNameInvalid")),
     tagline: optional(z.string().max(120, "admin.settingsTaglineInvalid")),
-    logoUrl: optional(z.string().max(500, "admin.settingsLogoUrlInvalid").refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsLogoUrlInvalid")),
-    accentColor: text(z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, "admin.settingsAccentColorInvalid")),
+    logoUrl: optional(
+      z
+        .string()
+        .max(500, "admin.settingsLogoUrlInvalid")
+        .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsLogoUrlInvalid"),
+    ),
+    accentColor: text(
+      z
+        .string()
+        .trim()
+        .regex(/^#[0-9a-fA-F]{6}$/, "admin.settingsAccentColorInvalid"),
+    ),
     timeZone: text(z.string().trim().max(64, "admin.settingsTimeZoneInvalid").refine(isTimeZone, "admin.settingsTimeZoneInvalid")),
     language: z.enum(LANGUAGES, { message: "admin.settingsLanguageInvalid" }),
     email: optional(z.string().max(255, "admin.settingsEmailInvalid").regex(EMAIL_PATTERN, "admin.settingsEmailInvalid")),
-    streamUrl: optional(z.string().max(500, "admin.settingsStreamUrlInvalid").refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsStreamUrlInvalid")),
+    streamUrl: optional(
+      z
+        .string()
+        .max(500, "admin.settingsStreamUrlInvalid")
+        .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsStreamUrlInvalid"),
+    ),
     rewindHours: wholeNumber(0, 168, "admin.settingsRewindHoursInvalid"),
     historyDays: wholeNumber(1, 36500, "admin.settingsHistoryDaysInvalid"),
   })
