@@ -45,10 +45,10 @@ describe("PINs stored in the database", () => {
     expect((await enter(url, "admin", "222222")).status).toBe(401);
   });
 
-  it("changes a PIN from the dashboard (typed twice, server-checked); bad input changes nothing", async () => {
+  it("changes a PIN from the settings screen (typed twice, server-checked); bad input changes nothing", async () => {
     const { url } = await start({ ADMIN_PIN: "", PUBLIC_PIN: "" });
     const cookie = cookieFrom(await enter(url, "admin", "111111"));
-    const change = (fields: Record<string, string>) => postAdminForm(url, "/dashboard-admin", cookie, { formId: "pin-admin", intent: "change-pin", ...fields });
+    const change = (fields: Record<string, string>) => postAdminForm(url, "/settings-admin", cookie, { formId: "pin-admin", intent: "change-pin", ...fields });
 
     const refusals: [Record<string, string>, string][] = [
       [{ kind: "admin", pin: "12345", confirm: "12345" }, "The admin PIN is exactly 6 digits."],
@@ -73,7 +73,7 @@ describe("PINs stored in the database", () => {
     const activity = await db().activityLog.findMany({ where: { action: { startsWith: "pin." } }, select: { action: true } });
     expect(activity.map((a) => a.action).sort()).toEqual(["pin.admin.changed", "pin.public.changed"]);
     // Without an admin session the form changes nothing.
-    const anonymous = await postAdminForm(url, "/dashboard-admin", "", { intent: "change-pin", kind: "admin", pin: "444444", confirm: "444444" });
+    const anonymous = await postAdminForm(url, "/settings-admin", "", { intent: "change-pin", kind: "admin", pin: "444444", confirm: "444444" });
     expect(anonymous.status).not.toBe(200);
     expect(await verifyPin("admin", "333333")).toBe(true);
   });

@@ -134,7 +134,9 @@ describe("staff accounts and roles", () => {
 
   it("finds every route: each is public or names its permission", () => {
     expect(unclassified).toEqual([]);
-    expect(ADMIN_ROUTES.map((route) => route.path)).toEqual(expect.arrayContaining(["/dashboard-admin", "/staff-admin", "/activity-admin", "/activity.csv"]));
+    expect(ADMIN_ROUTES.map((route) => route.path)).toEqual(
+      expect.arrayContaining(["/dashboard-admin", "/staff-admin", "/activity-admin", "/activity.csv", "/settings-admin"]),
+    );
     expect(ADMIN_ROUTES.length).toBeGreaterThanOrEqual(12);
   });
 
@@ -201,16 +203,19 @@ describe("staff accounts and roles", () => {
       ["host", "/staff-admin", { intent: "grant", email: "staffhost@example.com", role: "manager", crewMemberId: "" }],
       ["producer", "/staff-admin", { intent: "grant", email: "staffproducer@example.com", role: "manager", crewMemberId: "" }],
       ["producer", "/staff-admin", { intent: "revoke", userId: "x" }],
-      ["producer", "/dashboard-admin", { intent: "change-pin", kind: "admin", pin: "000000", confirm: "000000" }],
+      ["producer", "/settings-admin", { intent: "change-pin", kind: "admin", pin: "000000", confirm: "000000" }],
+      ["producer", "/settings-admin", { intent: "save-settings", name: "Taken over", timeZone: "UTC" }],
       ["producer", "/dashboard-admin", { intent: "site-origin", origin: "https://evil.example" }],
       ["producer", "/dashboard-admin", { intent: "remove-demo-content" }],
-      ["host", "/dashboard-admin", { intent: "change-pin", kind: "admin", pin: "000000", confirm: "000000" }],
+      ["host", "/settings-admin", { intent: "change-pin", kind: "admin", pin: "000000", confirm: "000000" }],
+      ["host", "/settings-admin", { intent: "save-settings", name: "Taken over" }],
     ];
     for (const [role, path, fields] of crafted) {
       const response = await people[role].post(path, { formId: "x", ...fields });
       expect(response.status, `${role} ${path} ${fields.intent}`).toBe(403);
     }
     expect(await db().setting.findUnique({ where: { key: "pin.admin.hash" } })).toEqual(pinBefore);
+    expect(await db().setting.findUnique({ where: { key: "station.settings" } })).toBeNull();
     const roles = await db().user.findMany({ where: { staffRole: { not: null } }, select: { email: true, staffRole: true }, orderBy: { email: "asc" } });
     expect(roles).toEqual([
       { email: "staffhost@example.com", staffRole: "host" },

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { ConfigError, loadConfig } from "~/services/config.server";
+import { ConfigError, loadConfig, withStoredSettings } from "~/services/config.server";
+import { storedSettingsSchema } from "~/utils/forms/settings";
 
 describe("loadConfig", () => {
   it("has working defaults with no configuration at all", () => {
@@ -98,5 +99,52 @@ describe("loadConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).not.toContain("\n");
+  });
+});
+
+describe("stored station settings", () => {
+  const stored = {
+    name: "Radio Kenari",
+    timeZone: "Europe/Lisbon",
+    language: "en" as const,
+    streamUrl: "https://stream.example/live",
+    rewindHours: 12,
+    socialLinks: [{ label: "Mastodon", url: "https://radio.example/@kenari" }],
+  };
+
+  it("take the place of the defaults", () => {
+    const config = withStoredSettings(loadConfig({}), stored);
+    expect(config.station.name).toBe("Radio Kenari");
+    expect(config.station.socialLinks).toEqual(stored.socialLinks);
+    expect(config.stationTimezone).toBe("Europe/Lisbon");
+    expect(config.stationLanguage).toBe("en");
+    expect(config.streamUrl).toBe("https://stream.example/live");
+    expect(config.rewindHours).toBe(12);
+    // What was never saved keeps its default.
+    expect(config.station.accentColor).toBe("#ff3d6e");
+    expect(config.historyDays).toBe(365);
+  });
+
+  it("give way to a variable the environment sets", () => {
+    const base = loadConfig({ STATION_NAME: "Env Radio", STATION_TIMEZONE: "Asia/Makassar", REWIND_HOURS: "0" });
+    expect(base.fixedSettings.sort()).toEqual(["name", "rewindHours", "timeZone"]);
+    const config = withStoredSettings(base, stored);
+    expect(config.station.name).toBe("Env Radio");
+    expect(config.stationTimezone).toBe("Asia/Makassar");
+    expect(config.rewindHours).toBe(0);
+    expect(config.streamUrl).toBe("https://stream.example/live");
+  });
+
+  it("are refused when stored out of bounds (a hand-edited row), with the same bounds as the environment", () => {
+    expect(storedSettingsSchema.safeParse(stored).success).toBe(true);
+    for (const bad of [
+      { rewindHours: 169 },
+      { historyDays: 0 },
+      { timeZone: "Mars/Olympus" },
+      { accentColor: "red" },
+      { socialLinks: [{ label: "x", url: "http://a.example" }] },
+    ]) {
+      expect(storedSettingsSchema.safeParse({ ...stored, ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
   });
 });

@@ -18,6 +18,8 @@ describe("staff roles", () => {
       "/staff-admin",
     ]);
     expect(adminLinksFor("producer").map((link) => link.to)).not.toContain("/activity-admin");
+    expect(adminLinksFor("producer").map((link) => link.to)).not.toContain("/settings-admin");
+    expect(adminLinksFor("manager").map((link) => link.to)).toContain("/settings-admin");
     expect(adminLinksFor("manager").length).toBeGreaterThan(adminLinksFor("producer").length);
     for (const role of STAFF_ROLES) expect(isAdminPage(adminHome(role), role), role).toBe(true);
     expect(isAdminPage("/dashboard-admin", "host")).toBe(false);
