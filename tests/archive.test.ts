@@ -93,6 +93,18 @@ describe("station export and import", () => {
       { artwork: await testImage("#224488", 800, 800) },
     );
     expect(showPosted.status).toBe(200);
+    // The station settings (one Setting row of JSON) move with the station.
+    const settings = await postAdminForm(source.url, "/settings-admin", cookie, {
+      formId: "settings",
+      intent: "save-settings",
+      name: "Radio Pindahan",
+      accentColor: "#3366cc",
+      timeZone: "Asia/Makassar",
+      socialLabel0: "Mastodon",
+      socialUrl0: "https://radio.example/@pindahan",
+      historyDays: "90",
+    });
+    expect(settings.status, await settings.clone().text()).toBe(200);
     const show = await db().show.findUniqueOrThrow({ where: { slug: "kopi-malam" } });
     const episode = await db().podcastEpisode.findFirstOrThrow({ orderBy: { id: "desc" } });
     await db().podcastEpisode.update({ where: { id: episode.id }, data: { title: "Edisi Spesial — “kutip” & <tag>", showId: show.id } });
@@ -121,6 +133,7 @@ describe("station export and import", () => {
     expect(show.artworkId).not.toBeNull();
     expect(sourceRows.PodcastEpisode.filter((row) => (JSON.parse(row) as { showId: string | null }).showId === show.id)).toHaveLength(1);
     expect(Object.keys(sourceFiles).length).toBeGreaterThan(50);
+    expect(sourceRows.Setting.find((row) => row.includes('"station.settings"'))).toContain("Radio Pindahan");
 
     const exported = await exportStation({ databaseUrl: source.databaseUrl, storage: getStorage(), file: archive });
     expect(exported.files).toBe(Object.keys(sourceFiles).length);
@@ -155,6 +168,9 @@ describe("station export and import", () => {
     try {
       const events = await (await fetch(`${moved.url}/events`)).text();
       expect(events).toContain("Pentas Seni");
+      // The moved station's settings are in force there (read from the imported row at start).
+      expect(events).toContain("Radio Pindahan");
+      expect(await (await fetch(`${moved.url}/schedule`)).text()).toContain("Asia/Makassar");
       const listen = await (await fetch(`${moved.url}/listen`)).text();
       const images = [...listen.matchAll(/\/media\/[a-z0-9/._-]+\.webp/g)].map((m) => m[0]);
       expect(images.length).toBeGreaterThan(5);
