@@ -343,7 +343,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     log,
   );
   // Ended airings of archived shows become episodes; any instance may build one (the row is the job).
-  const stopArchiving = config.rewindHours > 0 ? startShowArchiver({ rewindHours: config.rewindHours, log }) : null;
+  const stopArchiving = startShowArchiver({ rewindHours: () => getConfig().rewindHours, log });
   // Reminders of followed shows and their new episodes, sent by one instance (the holder of its lock).
   const stopReminders = startReminderSender({ databaseUrl, log });
   registerGauge("socketio_connected_listeners", "Browsers connected for live updates.", connectedListeners);
@@ -379,7 +379,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       stopApplyingSettings();
       await switching;
       await stopFollowingNowPlaying();
-      await stopArchiving?.();
+      await stopArchiving();
       await stopAudienceRollup();
       widgets.close();
       await stopReminders();

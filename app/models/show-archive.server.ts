@@ -187,12 +187,16 @@ export async function runShowArchiver(rewindHours: number, now = new Date(), log
   return built;
 }
 
-/** Looks for ended airings every few seconds; returns the stop function. */
-export function startShowArchiver({ rewindHours, log }: { rewindHours: number; log: (line: string) => void }): () => Promise<void> {
+/**
+ * Looks for ended airings every few seconds; returns the stop function. `rewindHours` is asked each
+ * round (an admin may change it in the settings); with 0 nothing is recorded, so nothing is archived.
+ */
+export function startShowArchiver({ rewindHours, log }: { rewindHours: () => number; log: (line: string) => void }): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const timer = setInterval(() => {
-    running = running.then(() => (stopped ? 0 : runShowArchiver(rewindHours, new Date(), log).catch(() => 0)));
+    const hours = rewindHours();
+    running = running.then(() => (stopped || hours === 0 ? 0 : runShowArchiver(hours, new Date(), log).catch(() => 0)));
   }, CHECK_EVERY_MS);
   timer.unref();
   return async () => {
