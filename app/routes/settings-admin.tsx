@@ -141,72 +141,81 @@ export default function SettingsAdmin() {
     <AdminPage title={t("admin.settingsTitle")} intro={t("admin.settingsIntro")}>
       <AdminSection id="station-settings-title" title={t("admin.settingsStation")}>
         <AdminForm formId="settings" intent="save-settings" className="admin-form" aria-label={t("admin.settingsFormLabel")}>
-          <SettingField name="name" label={t("admin.settingsName")} value={values.name} fixedBy={fixedBy} />
-          <SettingField name="tagline" label={t("admin.settingsTagline")} value={values.tagline} fixedBy={fixedBy} />
-          <SettingField
-            name="logoUrl"
-            label={t("admin.settingsLogoUrl")}
-            value={values.logoUrl}
-            fixedBy={fixedBy}
-            type="url"
-            hint={t("admin.settingsLogoUrlHint")}
-          />
-          <SettingField name="accentColor" label={t("admin.settingsAccentColor")} value={values.accentColor} fixedBy={fixedBy} type="color" />
-          <SettingField name="email" label={t("admin.settingsEmail")} value={values.email} fixedBy={fixedBy} type="email" autoComplete="email" />
-          <fieldset className="admin-fieldset">
-            <legend className="admin-label">{t("admin.settingsSocialLinks")}</legend>
-            {socialFixed && <p className="caption">{t("admin.settingsFixed", { variable: socialFixed })}</p>}
-            {Array.from({ length: SOCIAL_LINK_ROWS }, (_, row) => (
-              <div key={row} className="admin-form--inline">
-                <Field
-                  name={`socialLabel${row}`}
-                  label={t("admin.settingsSocialLabel", { row: row + 1 })}
-                  defaultValue={values.socialLinks[row]?.label ?? ""}
-                  maxLength={40}
-                  disabled={Boolean(socialFixed)}
-                />
-                <Field
-                  name={`socialUrl${row}`}
-                  label={t("admin.settingsSocialUrl", { row: row + 1 })}
-                  type="url"
-                  defaultValue={values.socialLinks[row]?.url ?? ""}
-                  maxLength={500}
-                  disabled={Boolean(socialFixed)}
-                />
-              </div>
-            ))}
-          </fieldset>
-          <SettingField name="timeZone" label={t("admin.settingsTimeZone")} value={values.timeZone} fixedBy={fixedBy} hint={t("admin.settingsTimeZoneHint")} />
-          <LanguageField value={values.language} fixedBy={fixedBy} />
-          <SettingField
-            name="streamUrl"
-            label={t("admin.settingsStreamUrl")}
-            value={values.streamUrl}
-            fixedBy={fixedBy}
-            type="url"
-            hint={t("admin.settingsStreamUrlHint")}
-          />
-          {!fixedBy.streamUrl && (
-            <label className="admin-check">
-              <input type="checkbox" name="saveAnyway" /> {t("admin.settingsSaveAnyway")}
-            </label>
-          )}
-          <SettingField
-            name="rewindHours"
-            label={t("admin.settingsRewindHours")}
-            value={values.rewindHours}
-            fixedBy={fixedBy}
-            type="number"
-            inputMode="numeric"
-          />
-          <SettingField
-            name="historyDays"
-            label={t("admin.settingsHistoryDays")}
-            value={values.historyDays}
-            fixedBy={fixedBy}
-            type="number"
-            inputMode="numeric"
-          />
+          {/* Mounted afresh when the saved values change: the page's data is reloaded after the answer arrives. */}
+          <div key={JSON.stringify(values)} className="admin-form__fields">
+            <SettingField name="name" label={t("admin.settingsName")} value={values.name} fixedBy={fixedBy} />
+            <SettingField name="tagline" label={t("admin.settingsTagline")} value={values.tagline} fixedBy={fixedBy} />
+            <SettingField
+              name="logoUrl"
+              label={t("admin.settingsLogoUrl")}
+              value={values.logoUrl}
+              fixedBy={fixedBy}
+              type="url"
+              hint={t("admin.settingsLogoUrlHint")}
+            />
+            <SettingField name="accentColor" label={t("admin.settingsAccentColor")} value={values.accentColor} fixedBy={fixedBy} type="color" />
+            <SettingField name="email" label={t("admin.settingsEmail")} value={values.email} fixedBy={fixedBy} type="email" autoComplete="email" />
+            <fieldset className="settings-links">
+              <legend className="admin-label">{t("admin.settingsSocialLinks")}</legend>
+              {socialFixed && <p className="caption">{t("admin.settingsFixed", { variable: socialFixed })}</p>}
+              {Array.from({ length: SOCIAL_LINK_ROWS }, (_, row) => (
+                <div key={row} className="settings-links__row">
+                  <Field
+                    name={`socialLabel${row}`}
+                    label={t("admin.settingsSocialLabel", { row: row + 1 })}
+                    defaultValue={values.socialLinks[row]?.label ?? ""}
+                    maxLength={40}
+                    disabled={Boolean(socialFixed)}
+                  />
+                  <Field
+                    name={`socialUrl${row}`}
+                    label={t("admin.settingsSocialUrl", { row: row + 1 })}
+                    type="url"
+                    defaultValue={values.socialLinks[row]?.url ?? ""}
+                    maxLength={500}
+                    disabled={Boolean(socialFixed)}
+                  />
+                </div>
+              ))}
+            </fieldset>
+            <SettingField
+              name="timeZone"
+              label={t("admin.settingsTimeZone")}
+              value={values.timeZone}
+              fixedBy={fixedBy}
+              hint={t("admin.settingsTimeZoneHint")}
+            />
+            <LanguageField value={values.language} fixedBy={fixedBy} />
+            <SettingField
+              name="streamUrl"
+              label={t("admin.settingsStreamUrl")}
+              value={values.streamUrl}
+              fixedBy={fixedBy}
+              type="url"
+              hint={t("admin.settingsStreamUrlHint")}
+            />
+            {!fixedBy.streamUrl && (
+              <label className="admin-check">
+                <input type="checkbox" name="saveAnyway" /> {t("admin.settingsSaveAnyway")}
+              </label>
+            )}
+            <SettingField
+              name="rewindHours"
+              label={t("admin.settingsRewindHours")}
+              value={values.rewindHours}
+              fixedBy={fixedBy}
+              type="number"
+              inputMode="numeric"
+            />
+            <SettingField
+              name="historyDays"
+              label={t("admin.settingsHistoryDays")}
+              value={values.historyDays}
+              fixedBy={fixedBy}
+              type="number"
+              inputMode="numeric"
+            />
+          </div>
           <FormStatus />
           <SubmitButton pendingLabel={t("admin.saving")}>{t("admin.settingsSave")}</SubmitButton>
         </AdminForm>

@@ -1,0 +1,77 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
+import { startServerProcess, type ChildServer } from "../helpers/child-server";
+import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { icyStream, startFakeIcecast, type FakeIcecast } from "../helpers/fake-icecast";
+
+// Issue 28: an admin changes the station's name, time zone and stream in the settings form on one
+// instance, and every public page of both instances shows them without a restart.
+describeInBrowser("station settings in a browser, two instances", () => {
+  let database: TestDatabase;
+  let icecast: FakeIcecast;
+  let browser: Browser;
+  let a: ChildServer;
+  let b: ChildServer;
+  const dataDirs: string[] = [];
+
+  beforeAll(async () => {
+    [database, icecast, browser] = await Promise.all([createTestDatabase(), startFakeIcecast(), launchBrowser()]);
+    icecast.stream = icyStream({ title: () => "Hindia - Evaluasi" });
+    const env = async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-settings-browser-"));
+      dataDirs.push(dataDir);
+      return {
+        PORT: "0",
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        SESSION_SECRET: "shared-secret-for-every-instance",
+        ADMIN_PIN: "123456",
+        PUBLIC_PIN: "54321",
+        SEED_CONTENT: "false",
+        NEWS_API_URL: "http://127.0.0.1:9/unused",
+      };
+    };
+    a = await startServerProcess(await env());
+    b = await startServerProcess(await env());
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await icecast?.close();
+    await database?.drop();
+    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  });
+
+  it("saves name, time zone and stream on A; both instances' public pages show them at once", async () => {
+    const page = await newPage(browser, "phone");
+    await page.goto(`${a.url}/settings-admin`);
+    const dialog = page.locator("dialog.pin-dialog[open]");
+    await dialog.locator('input[name="pin"]').fill("123456");
+    await Promise.all([page.waitForURL("**/settings-admin"), dialog.getByRole("button", { name: "Enter" }).click()]);
+
+    await page.getByLabel("Station name", { exact: true }).fill("Radio Dua Kota");
+    await page.getByLabel("Time zone", { exact: true }).fill("America/Bogota");
+    await page.getByLabel("Stream address", { exact: true }).fill(icecast.streamUrl);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("The stream answers and is playing “Hindia - Evaluasi”").waitFor({ timeout: 15_000 });
+    // The form shows what was saved (mounted afresh with the reloaded values).
+    await expect.poll(() => page.getByLabel("Station name", { exact: true }).inputValue()).toBe("Radio Dua Kota");
+    await screenshot(page, "settings-saved-phone");
+
+    for (const server of [a, b]) {
+      await expect.poll(async () => (await page.goto(`${server.url}/listen`), page.title()), { timeout: 10_000 }).toContain("Radio Dua Kota");
+      await page.goto(`${server.url}/schedule`);
+      await page.getByText("America/Bogota").first().waitFor();
+      const stream = await fetch(`${server.url}/stream/live`, { redirect: "manual" });
+      expect(stream.headers.get("location")).toBe(icecast.streamUrl);
+    }
+    // The one leading instance follows the new stream: its title reaches the player bar on B.
+    await page.goto(`${b.url}/listen`);
+    await page.getByText("Hindia - Evaluasi").first().waitFor({ timeout: 20_000 });
+    await page.context().close();
+  });
+});
