@@ -35,6 +35,7 @@ const ADMIN_ROUTES = [
   "/cardlistmoreadmin",
   "/episodes-admin",
   "/recordings-admin",
+  "/settings-admin",
 ];
 
 type Theme = "dark" | "light";
