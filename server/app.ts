@@ -202,7 +202,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   // Media first: it is the hottest path and needs neither body checks nor compression.
   app.get("/media/*", createMediaHandler(getStorage, { fallbackImagePath: path.resolve("public/media-fallback.webp"), onAudioServed: countPodcastDownload }));
   app.use(refuseCrossSiteWrites(config));
-  app.use(limitRequestBodies(config));
+  app.use(limitRequestBodies());
   app.use(compression());
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   // The installed app's worker, with the running build's version and files (see the file's comment).
@@ -221,7 +221,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   });
   app.get("/metrics", serveMetrics(config));
   mountRewindRoutes(app);
-  const widgets = mountWidgetRoutes(app, config);
+  const widgets = mountWidgetRoutes(app);
 
   let demo: Awaited<ReturnType<typeof createDemoStream>> | null = null;
   // The demo stream plays while the station has no stream of its own (STREAM_URL or the settings).

@@ -174,7 +174,7 @@ export function refuseMalformedHosts(config: AppConfig): RequestHandler {
       forwardedHosts.every(isWellFormedHost) &&
       (forwardedProto === undefined || /^https?(\s*,\s*https?)*$/i.test(String(forwardedProto)));
     if (!wellFormed) {
-      res.status(400).type("text/plain").send(expressTranslator(req, config.stationLanguage).t("common.badHost"));
+      res.status(400).type("text/plain").send(expressTranslator(req, getConfig().stationLanguage).t("common.badHost"));
       return;
     }
     if (!config.trustProxy) {
@@ -246,7 +246,7 @@ export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
     const crossSite = site === "cross-site" || site === "same-site";
     const foreignOrigin = requestOrigin !== undefined && requestOrigin !== ownOrigin && requestOrigin !== publicOrigin;
     if (crossSite || foreignOrigin) {
-      res.status(403).type("text/plain").send(expressTranslator(req, config.stationLanguage).t("common.crossSiteRefused"));
+      res.status(403).type("text/plain").send(expressTranslator(req, getConfig().stationLanguage).t("common.crossSiteRefused"));
       return;
     }
     next();
@@ -257,28 +257,26 @@ export function refuseCrossSiteWrites(config: AppConfig): RequestHandler {
  * Body size limits for every request: known lengths are checked up front, and
  * bodies of unknown length are refused (browsers always send the length).
  */
-export const limitRequestBodies =
-  (config: AppConfig): RequestHandler =>
-  (req, res, next) => {
-    if (SAFE_METHODS.has(req.method) || req.path.startsWith("/socket.io/")) return next();
-    const limit = takesLargeUploads(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
-    const length = req.get("Content-Length");
-    if (length === undefined) {
-      if (req.get("Transfer-Encoding")) {
-        res.status(411).type("text/plain").send(expressTranslator(req, config.stationLanguage).t("common.lengthRequired"));
-        return;
-      }
-      return next();
-    }
-    if (!/^\d+$/.test(length) || Number(length) > limit) {
-      res
-        .status(413)
-        .type("text/plain")
-        .send(expressTranslator(req, config.stationLanguage).t("common.requestTooLarge", { megabytes: Math.round(limit / 1024 / 1024) }));
+export const limitRequestBodies = (): RequestHandler => (req, res, next) => {
+  if (SAFE_METHODS.has(req.method) || req.path.startsWith("/socket.io/")) return next();
+  const limit = takesLargeUploads(req.path) ? MAX_BODY_BYTES : MAX_FORM_BODY_BYTES;
+  const length = req.get("Content-Length");
+  if (length === undefined) {
+    if (req.get("Transfer-Encoding")) {
+      res.status(411).type("text/plain").send(expressTranslator(req, getConfig().stationLanguage).t("common.lengthRequired"));
       return;
     }
-    next();
-  };
+    return next();
+  }
+  if (!/^\d+$/.test(length) || Number(length) > limit) {
+    res
+      .status(413)
+      .type("text/plain")
+      .send(expressTranslator(req, getConfig().stationLanguage).t("common.requestTooLarge", { megabytes: Math.round(limit / 1024 / 1024) }));
+    return;
+  }
+  next();
+};
 
 /**
  * The show slug of a `/shows/{slug}.ics` path segment as it arrived (still percent-encoded), for

@@ -9,7 +9,7 @@ import { oembedFor } from "~/models/oembed.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import { getStationIdentity } from "~/models/station.server";
 import { widgetEpisode, widgetHistory, widgetNowPlaying, widgetSchedule } from "~/models/widgets.server";
-import type { AppConfig } from "~/services/config.server";
+import { getConfig } from "~/services/config.server";
 import { logger } from "~/services/log.server";
 import { onContentChanged } from "~/services/realtime.server";
 import { optionPairs, readWidgetOptions, type OptionName, type WidgetKind } from "~/widgets/options";
@@ -58,7 +58,7 @@ export interface WidgetRoutes {
  * changes as server-sent events (/widgets/live), the iframe versions (/embed/...) and oEmbed
  * (/oembed). Read-only, public data, the same for every visitor.
  */
-export function mountWidgetRoutes(app: Express, config: AppConfig): WidgetRoutes {
+export function mountWidgetRoutes(app: Express): WidgetRoutes {
   let script: Promise<{ body: Buffer; etag: string }> | null = null;
   const loadScript = () => {
     script ??= fs.readFile(SCRIPT_PATH).then((body) => ({ body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"` }));
@@ -166,7 +166,7 @@ export function mountWidgetRoutes(app: Express, config: AppConfig): WidgetRoutes
     const { options, invalid } = readWidgetOptions(kind, (name: OptionName) =>
       kind === "episode" && name === "episode" ? (req.params.id ?? null) : read(name),
     );
-    const language = options.lang ?? config.stationLanguage;
+    const language = options.lang ?? getConfig().stationLanguage;
     const { t } = translator(serverI18n(language));
     res.set("Cache-Control", "no-store");
     if (invalid.length > 0) {
