@@ -33,7 +33,7 @@ function generatePin(kind: PinKind): string {
  * Makes sure both PINs are stored, hashed, in the database (so they survive a recreated container
  * and move with an export). On a station's first start each comes from ADMIN_PIN / PUBLIC_PIN,
  * or is generated and printed once. After that the stored PIN is the one that counts: it is
- * changed on the dashboard (changePin), and a different PIN in the environment is reported, not used.
+ * changed on /settings-admin (changePin), and a different PIN in the environment is reported, not used.
  */
 export async function ensurePins(log: (line: string) => void): Promise<void> {
   const config = getConfig();
@@ -43,7 +43,9 @@ export async function ensurePins(log: (line: string) => void): Promise<void> {
     const existing = await db().setting.findUnique({ where: { key: settingKey(kind) } });
     if (existing) {
       if (configured !== null && !(await matchesHash(configured, existing.value))) {
-        log(`${variable} differs from the station's ${kind} PIN and is not used: the stored PIN counts (change it on the dashboard, then unset ${variable})`);
+        log(
+          `${variable} differs from the station's ${kind} PIN and is not used: the stored PIN counts (change it in the station settings, /settings-admin, then unset ${variable})`,
+        );
       }
       continue;
     }
@@ -53,8 +55,8 @@ export async function ensurePins(log: (line: string) => void): Promise<void> {
       skipDuplicates: true,
     });
     if (created.count !== 1) continue;
-    if (configured !== null) log(`Stored the ${kind} PIN from ${variable} (hashed); from now on change it on the dashboard`);
-    else log(`Generated the ${kind} PIN (shown only once; change it on the dashboard): ${pin}`);
+    if (configured !== null) log(`Stored the ${kind} PIN from ${variable} (hashed); from now on change it in the station settings (/settings-admin)`);
+    else log(`Generated the ${kind} PIN (shown only once; change it in the station settings, /settings-admin): ${pin}`);
   }
 }
 
