@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { ActivityList } from "~/components/admin/ActivityList";
 import { AdminForm, FormStatus, SubmitButton, type AdminResult } from "~/components/admin/AdminForm";
 import { AdminPage, AdminSection } from "~/components/admin/AdminPage";
@@ -11,6 +11,7 @@ import { DeleteForm } from "~/components/admin/DeleteForm";
 import { ReplaceImageForm } from "~/components/admin/ReplaceImageForm";
 import { StationEmailPrompt } from "~/components/admin/StationEmailPrompt";
 import { useLiveData } from "~/hooks/useRealtime";
+import type { loader as rootLoader } from "~/root";
 import { metaTranslator } from "~/i18n/meta";
 import { useT } from "~/i18n/translate";
 import { listRecentActivity } from "~/models/activity.server";
@@ -137,6 +138,7 @@ export default function DashboardAdmin() {
   const answer = useActionData<AdminResult | undefined>();
   const refusedCrewImage = answer && !answer.ok ? /^crew-(Crew\d+)$/.exec(answer.formId)?.[1] : undefined;
   const { t } = useT();
+  const settingsPending = useRouteLoaderData<typeof rootLoader>("root")?.settingsPending;
   return (
     <AdminPage title={t("admin.dashboardTitle")} intro={t("admin.dashboardIntro")}>
       {manages && askStationEmail && <StationEmailPrompt />}
@@ -195,19 +197,11 @@ export default function DashboardAdmin() {
         </AdminSection>
       )}
 
-      {manages && (
-        <AdminSection
-          id="settings-title"
-          title={t("admin.settingsTitle")}
-          description={t("admin.settingsDashboardDescription")}
-          actions={
-            <Link to="/settings-admin" className="button button--ghost">
-              {t("admin.settingsOpen")}
-            </Link>
-          }
-        >
-          {null}
-        </AdminSection>
+      {/* While the settings were never saved, the admin pages' banner links there instead. */}
+      {manages && !settingsPending && (
+        <p className="admin-note">
+          <Link to="/settings-admin">{t("admin.settingsDashboardLink")}</Link>
+        </p>
       )}
 
       <AdminSection

@@ -195,7 +195,7 @@ export default function SettingsAdmin() {
               hint={t("admin.settingsStreamUrlHint")}
             />
             {!fixedBy.streamUrl && (
-              <label className="admin-check">
+              <label className="check-chip">
                 <input type="checkbox" name="saveAnyway" /> {t("admin.settingsSaveAnyway")}
               </label>
             )}
