@@ -3,6 +3,7 @@ import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy, type GoogleProfile, type GoogleStrategyOptions } from "remix-auth-google";
 import { setFavorite } from "~/models/favorites.server";
+import { followerForAccount } from "~/models/show-reminders.server";
 import { findOrCreateGoogleUser, findUserByPassword, getSessionUser, GoogleAccountError, type CurrentUser } from "~/models/users.server";
 import { siteOrigin } from "~/models/site-origin.server";
 import type { MessageKey, MessageValues } from "~/i18n/keys";
@@ -161,6 +162,10 @@ async function signedIn(request: Request, userId: string, redirectTo: string): P
     session.unset("pendingFavorite");
     await setFavorite(userId, pendingFavorite, true);
   }
+  // Shows followed here as a guest join the account's; the account's follows show on this device.
+  const followerId = await followerForAccount(userId, session.get("followerId"));
+  if (followerId) session.set("followerId", followerId);
+  else session.unset("followerId");
   return redirect(redirectTo, { headers: { "Set-Cookie": await listenerSessionStorage(request).commitSession(session) } });
 }
 

@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { db } from "~/services/db.server";
 import { createSlot, validateSlot } from "~/models/schedule.server";
+import { createShow } from "~/models/shows.server";
 import { ensureVapidKeys, sendDueReminders } from "~/models/show-reminders.server";
 import { startPushService, type PushService, type TestSubscription } from "./helpers/push-service";
 import { startTestServer, type TestServer } from "./helpers/server";
@@ -146,6 +147,36 @@ describe("reminders of followed shows", () => {
     ]);
     expect(await db().pushSubscription.count({ where: { endpoint: listeners[1].subscription.endpoint } })).toBe(0);
     expect(await db().pushSubscription.count()).toBe(1);
+  });
+
+  it("keeps a signed-in listener's follows on every device they sign in on, joining what they followed as a guest", async () => {
+    await createShow({ name: "Sore Santai", slug: "sore-santai", description: "", colour: "#2563eb", hostIds: [] });
+    // The show page's button says "Stop following …" (pressed) to a follower.
+    const following = async (visitor: Visitor, slug: string) => /aria-pressed="true" aria-label="Stop following/.test(await visitor.page(`/shows/${slug}`));
+    const credentials = { email: "follower@example.com", password: "correct horse battery" };
+    // On a phone, as a guest, then registering there.
+    const phone = new Visitor(server.url);
+    await phone.post("/shows/ngopi-pagi", { intent: "follow", timeZone: "Asia/Jakarta" });
+    const guestFollower = await db().showFollower.count();
+    const registered = await phone.post("/register", { name: "Follower", ...credentials, conPassword: credentials.password });
+    expect(registered.status).toBe(302);
+    const user = await db().user.findUniqueOrThrow({ where: { email: credentials.email }, select: { id: true } });
+    const accountFollower = await db().showFollower.findUniqueOrThrow({ where: { userId: user.id }, include: { follows: true } });
+    expect(accountFollower.follows.map((follow) => follow.showId)).toHaveLength(1);
+    expect(await db().showFollower.count()).toBe(guestFollower); // the guest's follower became the account's
+    // On a laptop, another show followed as a guest before signing in: both now, on both devices.
+    const laptop = new Visitor(server.url);
+    await laptop.post("/shows/sore-santai", { intent: "follow", timeZone: "Asia/Jakarta" });
+    expect(await db().showFollower.count()).toBe(guestFollower + 1);
+    expect((await laptop.post("/login", credentials)).status).toBe(302);
+    expect(await db().showFollower.count()).toBe(guestFollower); // the laptop's guest follower joined the account's
+    for (const device of [phone, laptop]) {
+      expect(await following(device, "ngopi-pagi")).toBe(true);
+      expect(await following(device, "sore-santai")).toBe(true);
+    }
+    // A guest elsewhere sees none of it.
+    const stranger = new Visitor(server.url);
+    expect(await following(stranger, "sore-santai")).toBe(false);
   });
 
   it("gives the same reminders as the listener's own calendar feed, alarms included", async () => {

@@ -51,20 +51,63 @@ function validTimeZone(zone: string | null | undefined): string {
   return getConfig().stationTimezone;
 }
 
-/** The follower's id, creating one when `followerId` names none; also keeps their language and zone current. */
-async function ensureFollower(followerId: string | null | undefined, language: Language, timeZone: string): Promise<string> {
+/**
+ * The follower's id, creating one when `followerId` names none (owned by `userId` when signed in);
+ * also keeps their language and zone current.
+ */
+async function ensureFollower(followerId: string | null | undefined, userId: string | null | undefined, language: Language, timeZone: string): Promise<string> {
   const zone = validTimeZone(timeZone);
   if (followerId) {
     const { count } = await db().showFollower.updateMany({ where: { id: followerId }, data: { language, timeZone: zone } });
     if (count > 0) return followerId;
   }
+  if (userId) {
+    // The account's follower may exist already (another device): that one is theirs.
+    const theirs = await db().showFollower.upsert({
+      where: { userId },
+      create: { userId, calendarToken: randomBytes(24).toString("base64url"), language, timeZone: zone },
+      update: { language, timeZone: zone },
+      select: { id: true },
+    });
+    return theirs.id;
+  }
   const created = await db().showFollower.create({ data: { calendarToken: randomBytes(24).toString("base64url"), language, timeZone: zone } });
   return created.id;
+}
+
+/**
+ * At sign-in: the follower of this browser's session joins the account's. Shows followed as a guest
+ * and this browser's push subscriptions move to the account's follower (which every device the
+ * listener signs in on uses); with no account follower yet, the guest one becomes it. Returns the
+ * follower id the signed-in session keeps, or null when neither exists.
+ */
+export async function followerForAccount(userId: string, guestFollowerId: string | null | undefined): Promise<string | null> {
+  return db().$transaction(async (tx) => {
+    const account = await tx.showFollower.findUnique({ where: { userId }, select: { id: true } });
+    const guest = guestFollowerId
+      ? await tx.showFollower.findUnique({ where: { id: guestFollowerId }, select: { id: true, userId: true, follows: { select: { showId: true } } } })
+      : null;
+    // A follower of another account (a shared computer) is never taken over.
+    const unowned = guest && guest.userId === null ? guest : null;
+    if (!account) {
+      if (!unowned) return null;
+      await tx.showFollower.update({ where: { id: unowned.id }, data: { userId } });
+      return unowned.id;
+    }
+    if (unowned && unowned.id !== account.id) {
+      await tx.showFollow.createMany({ data: unowned.follows.map(({ showId }) => ({ followerId: account.id, showId })), skipDuplicates: true });
+      await tx.pushSubscription.updateMany({ where: { followerId: unowned.id }, data: { followerId: account.id } });
+      await tx.showFollower.delete({ where: { id: unowned.id } });
+    }
+    return account.id;
+  });
 }
 
 /** Follows or unfollows a show; returns the follower id (new when there was none), or null when there is no such show. */
 export async function setFollowing(input: {
   followerId: string | null | undefined;
+  /** The signed-in listener: a follower made now is their account's. */
+  userId?: string | null;
   slug: string;
   follow: boolean;
   language: Language;
@@ -76,7 +119,7 @@ export async function setFollowing(input: {
     if (input.followerId) await db().showFollow.deleteMany({ where: { followerId: input.followerId, showId: show.id } });
     return input.followerId ?? null;
   }
-  const followerId = await ensureFollower(input.followerId, input.language, input.timeZone);
+  const followerId = await ensureFollower(input.followerId, input.userId, input.language, input.timeZone);
   await db().showFollow.createMany({ data: [{ followerId, showId: show.id }], skipDuplicates: true });
   return followerId;
 }

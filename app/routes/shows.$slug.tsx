@@ -88,6 +88,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const session = await getListenerSession(request);
   const followerId = await setFollowing({
     followerId: session.get("followerId"),
+    userId: session.get("userId"),
     slug: params.slug ?? "",
     follow: intent === "follow",
     language: await resolveLanguage(request),
