@@ -1,9 +1,6 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { decodeStreamTitle, parseIcyMetadataBlock } from "~/services/stream-metadata.server";
-import { startServerProcess, type ChildServer } from "./helpers/child-server";
+import { startStationInstances, type ChildServer } from "./helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { icecastAvailable, startIcecast, type RunningIcecast } from "./helpers/icecast";
 
@@ -43,23 +40,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process
     let a: ChildServer;
     let b: ChildServer;
     const sockets: Socket[] = [];
-    const dataDirs: string[] = [];
-
-    const env = async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-follower-"));
-      dataDirs.push(dataDir);
-      return {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        SESSION_SECRET: "shared-secret-for-every-instance",
-        ADMIN_PIN: "123456",
-        PUBLIC_PIN: "54321",
-        SEED_CONTENT: "false",
-        STREAM_URL: icecast.streamUrl,
-      };
-    };
+    let instances: Awaited<ReturnType<typeof startStationInstances>> | undefined;
     const listen = async (url: string) => {
       const socket = connect(url, { transports: ["websocket"] });
       sockets.push(socket);
@@ -86,15 +67,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || (!icecastAvailable && !process
 
     beforeAll(async () => {
       [icecast, database] = await Promise.all([startIcecast(), createTestDatabase()]);
-      a = await startServerProcess(await env());
-      b = await startServerProcess(await env());
+      instances = await startStationInstances(2, { DATABASE_URL: database.url, STREAM_URL: icecast.streamUrl });
+      [a, b] = instances.instances;
     });
     afterAll(async () => {
       for (const socket of sockets) socket.close();
-      await Promise.all([a?.stop(), b?.stop()]);
+      await instances?.stop();
       await database?.drop();
       await icecast?.stop();
-      await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
     });
 
     const history = async (server: ChildServer) =>

@@ -1,11 +1,8 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import { adminCookie, postAdminForm, testImage } from "./helpers/admin";
 import { Visitor } from "./helpers/visitor";
-import { startServerProcess, type ChildServer } from "./helpers/child-server";
+import { startStationInstances, type ChildServer } from "./helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { startS3rver, type RunningS3 } from "./helpers/s3rver";
 
@@ -17,27 +14,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two app instances behind a load
   let a: ChildServer;
   let b: ChildServer;
   let socket: Socket;
-  const dataDirs: string[] = [];
+  let instances: Awaited<ReturnType<typeof startStationInstances>> | undefined;
 
   beforeAll(async () => {
     [database, s3] = await Promise.all([createTestDatabase(), startS3rver()]);
-    const env = async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-instance-"));
-      dataDirs.push(dataDir);
-      return {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        ...s3.env("shared-media"),
-        SESSION_SECRET: "shared-secret-for-every-instance",
-        ADMIN_PIN: "123456",
-        PUBLIC_PIN: "54321",
-        SEED_CONTENT: "false",
-      };
-    };
-    a = await startServerProcess(await env());
-    b = await startServerProcess(await env());
+    instances = await startStationInstances(2, { DATABASE_URL: database.url, ...s3.env("shared-media") });
+    [a, b] = instances.instances;
     socket = connect(b.url, { transports: ["websocket"] });
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", () => resolve());
@@ -47,10 +29,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two app instances behind a load
 
   afterAll(async () => {
     socket?.close();
-    await Promise.all([a?.stop(), b?.stop()]);
+    await instances?.stop();
     await database?.drop();
     await s3?.stop();
-    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
   });
 
   it("carries an admin session made on A to B, pushes A's upload to B's listeners, and serves it from B", async () => {

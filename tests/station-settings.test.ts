@@ -1,11 +1,8 @@
-import fs from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { db } from "~/services/db.server";
 import { adminCookie, postAdminForm } from "./helpers/admin";
-import { startServerProcess, type ChildServer } from "./helpers/child-server";
+import { startStationInstances, type ChildServer } from "./helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { icyStream, startFakeIcecast, type FakeIcecast } from "./helpers/fake-icecast";
 import { startTestServer, type TestServer } from "./helpers/server";
@@ -181,32 +178,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("station settings on two instanc
   let database: TestDatabase;
   let a: ChildServer;
   let b: ChildServer;
-  const dataDirs: string[] = [];
+  let instances: Awaited<ReturnType<typeof startStationInstances>> | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const env = async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-settings-"));
-      dataDirs.push(dataDir);
-      return {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        SESSION_SECRET: "shared-secret-for-every-instance",
-        ADMIN_PIN: "123456",
-        PUBLIC_PIN: "54321",
-        SEED_CONTENT: "false",
-        NEWS_API_URL: "http://127.0.0.1:9/unused",
-      };
-    };
-    a = await startServerProcess(await env());
-    b = await startServerProcess(await env());
+    instances = await startStationInstances(2, { DATABASE_URL: database.url, NEWS_API_URL: "http://127.0.0.1:9/unused" });
+    [a, b] = instances.instances;
   });
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    await instances?.stop();
     await database?.drop();
-    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
   });
 
   it("shows a name and time zone saved on A on B's public pages, without a restart", async () => {

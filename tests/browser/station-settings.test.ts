@@ -1,9 +1,6 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
-import { startServerProcess, type ChildServer } from "../helpers/child-server";
+import { startStationInstances, type ChildServer } from "../helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { icyStream, startFakeIcecast, type FakeIcecast } from "../helpers/fake-icecast";
 
@@ -15,35 +12,19 @@ describeInBrowser("station settings in a browser, two instances", () => {
   let browser: Browser;
   let a: ChildServer;
   let b: ChildServer;
-  const dataDirs: string[] = [];
+  let instances: Awaited<ReturnType<typeof startStationInstances>> | undefined;
 
   beforeAll(async () => {
     [database, icecast, browser] = await Promise.all([createTestDatabase(), startFakeIcecast(), launchBrowser()]);
     icecast.stream = icyStream({ title: () => "Hindia - Evaluasi" });
-    const env = async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-settings-browser-"));
-      dataDirs.push(dataDir);
-      return {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        SESSION_SECRET: "shared-secret-for-every-instance",
-        ADMIN_PIN: "123456",
-        PUBLIC_PIN: "54321",
-        SEED_CONTENT: "false",
-        NEWS_API_URL: "http://127.0.0.1:9/unused",
-      };
-    };
-    a = await startServerProcess(await env());
-    b = await startServerProcess(await env());
+    instances = await startStationInstances(2, { DATABASE_URL: database.url, NEWS_API_URL: "http://127.0.0.1:9/unused" });
+    [a, b] = instances.instances;
   });
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([a?.stop(), b?.stop()]);
+    await instances?.stop();
     await icecast?.close();
     await database?.drop();
-    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
   });
 
   it("saves name, time zone and stream on A; both instances' public pages show them at once", async () => {

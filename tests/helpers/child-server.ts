@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 
 // The production entry point as a separate process, exactly as `npm start`
 // runs it, for tests about start-up, shutdown and several instances.
@@ -55,4 +58,40 @@ export function cpuSeconds(child: ChildProcess): number {
   // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
   const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * `count` instances of one station, as behind a load balancer: each with a DATA_DIR of its own, all
+ * with one session secret and the same PINs, plus `env` (the shared DATABASE_URL, storage, stream).
+ * `stop()` stops them and removes their folders.
+ */
+export async function startStationInstances(count: number, env: Record<string, string>) {
+  const dataDirs: string[] = [];
+  const instances: ChildServer[] = [];
+  const stop = async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  };
+  try {
+    for (let i = 0; i < count; i++) {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "spin-instance-"));
+      dataDirs.push(dataDir);
+      instances.push(
+        await startServerProcess({
+          PORT: "0",
+          HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          SESSION_SECRET: "shared-secret-for-every-instance",
+          ADMIN_PIN: "123456",
+          PUBLIC_PIN: "54321",
+          SEED_CONTENT: "false",
+          ...env,
+        }),
+      );
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { instances, stop };
 }
