@@ -30,6 +30,17 @@ const measured: Record<string, number | string> = {};
   async function openListening(path = "/listen"): Promise<Page> {
     const page = await newPage(browser, "desktop", { colorScheme: "dark" });
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    // What the lock screen, headphones and a car call (Chromium offers no way to press them): the
+    // handlers the page gives navigator.mediaSession, kept where the test can call them.
+    await page.addInitScript(() => {
+      const handlers: Record<string, MediaSessionActionHandler | null> = {};
+      (window as unknown as { mediaHandlers: typeof handlers }).mediaHandlers = handlers;
+      const set = navigator.mediaSession.setActionHandler.bind(navigator.mediaSession);
+      navigator.mediaSession.setActionHandler = (action, handler) => {
+        handlers[action] = handler;
+        set(action, handler);
+      };
+    });
     await page.goto(`${server.url}${path}`);
     await page.getByRole("button", { name: "Play the live stream" }).click();
     await msUntil(async () => (await page.locator(".live-player").getAttribute("data-status")) === "playing", 30_000, "playing");
@@ -154,6 +165,11 @@ const measured: Record<string, number | string> = {};
 
   it("plays an episode from a card on /listen in the bar and keeps it playing across pages; /play/{id} resumes", async () => {
     const page = await openListening();
+    // The lock screen shows the live show's artwork (or the station's), an image this site serves.
+    const liveArtwork = await page.evaluate(() => navigator.mediaSession.metadata?.artwork[0]?.src ?? "");
+    expect(new URL(liveArtwork).origin).toBe(new URL(server.url).origin);
+    const artworkResponse = await fetch(liveArtwork);
+    expect([artworkResponse.status, artworkResponse.headers.get("content-type")?.split("/")[0]]).toEqual([200, "image"]);
     const card = page.getByRole("list", { name: "Latest podcast episodes" }).getByRole("listitem").first();
     const title = (await card.getByRole("heading").textContent())!;
     await card.getByRole("button", { name: `Play ${title}` }).click();
@@ -168,6 +184,26 @@ const measured: Record<string, number | string> = {};
       title,
       state: "playing",
     });
+
+    // The lock screen's seek bar, and its previous/next track buttons (±30 s: an episode has no track list).
+    const press = (action: MediaSessionAction, details: Partial<MediaSessionActionDetails> = {}) =>
+      page.evaluate(
+        ([action, details]) =>
+          (window as unknown as { mediaHandlers: Record<string, MediaSessionActionHandler | null> }).mediaHandlers[action]?.({ action, ...details }),
+        [action, details] as const,
+      );
+    await press("seekto", { seekTime: 4 });
+    await msUntil(async () => Math.abs((await episodeTime(page)) - 4) < 2, 5_000, "the lock screen's seek");
+    const beforeNext = await episodeTime(page);
+    await press("nexttrack");
+    await msUntil(async () => (await episodeTime(page)) > beforeNext + 20, 5_000, "next track as 30 s ahead");
+    const beforePrevious = await episodeTime(page);
+    await press("previoustrack");
+    await msUntil(async () => (await episodeTime(page)) < beforePrevious - 20, 5_000, "previous track as 30 s back");
+    await press("pause");
+    await msUntil(async () => (await page.evaluate(() => navigator.mediaSession.playbackState)) === "paused", 5_000, "paused from the lock screen");
+    await press("play");
+    await msUntil(() => advancing(page, episodeTime), 5_000, "playing again from the lock screen");
 
     for (const [name, path] of [
       ["NEWS", "/news"],
