@@ -235,12 +235,15 @@ async function showFigures(source: SessionSource, from: Date, to: Date, measured
     orderBy: { name: "asc" },
   });
   const [perAiring, downloads] = await Promise.all([
+    // One index range scan of the quarters per airing: a year has about a thousand airings, and a
+    // join on the range alone compared each airing with every quarter of the year.
     db().$queryRawUnsafe<{ showId: string; start: Date; end: Date; listeners: number; seconds: number; week: Date }[]>(
       `WITH a AS (SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS a("showId", start, "end"))
-       SELECT a."showId", a.start, a."end", COALESCE(sum(q.listeners), 0)::float8 AS listeners, COALESCE(sum(q."listenSeconds"), 0)::float8 AS seconds,
-              date_trunc('week', a.start AT TIME ZONE $5) AS week
-       FROM a LEFT JOIN "AudienceQuarter" q ON q.source = $4 AND q.quarter >= a.start AND q.quarter < a."end"
-       GROUP BY a."showId", a.start, a."end" ORDER BY a.start`,
+       SELECT a."showId", a.start, a."end", q.listeners, q.seconds, date_trunc('week', a.start AT TIME ZONE $5) AS week
+       FROM a CROSS JOIN LATERAL (
+         SELECT COALESCE(sum(listeners), 0)::float8 AS listeners, COALESCE(sum("listenSeconds"), 0)::float8 AS seconds
+         FROM "AudienceQuarter" WHERE source = $4 AND quarter >= a.start AND quarter < a."end") q
+       ORDER BY a.start`,
       airings.map((airing) => airing.showId),
       airings.map((airing) => airing.start),
       airings.map((airing) => airing.end),
@@ -282,33 +285,49 @@ async function showFigures(source: SessionSource, from: Date, to: Date, measured
 }
 
 async function songFigures(source: SessionSource, from: Date, to: Date, scope: AudienceScope): Promise<AudienceFigures["songs"]> {
-  const rows = await db().$queryRawUnsafe<{ at: Date; artist: string; title: string; show: string; atStart: number; atEnd: number }[]>(
+  // Each song ends where the next one starts (or now, for the last one).
+  const songs = await db().$queryRawUnsafe<{ at: Date; artist: string; title: string; show: string; endAt: Date }[]>(
     `WITH songs AS (
        SELECT "playedAt", artist, title, "showName" FROM "SongPlay"
-       WHERE "playedAt" >= $1 AND "playedAt" < $2 AND ($5::text[] IS NULL OR "showId" = ANY($5::text[]))
+       WHERE "playedAt" >= $1 AND "playedAt" < $2 AND ($3::text[] IS NULL OR "showId" = ANY($3::text[]))
        ORDER BY "playedAt" DESC LIMIT ${SONGS_LISTED}
      )
-     SELECT songs."playedAt" AS at, artist, title, "showName" AS show,
-       (SELECT count(*)::int FROM "ListeningSession" s WHERE s.source = $3 AND s."startedAt" <= songs."playedAt" AND s."endedAt" > songs."playedAt"
-          AND s."endedAt" - s."startedAt" >= make_interval(secs => $4)) AS "atStart",
-       (SELECT count(*)::int FROM "ListeningSession" s WHERE s.source = $3 AND s."startedAt" <= next.at AND s."endedAt" > next.at
-          AND s."endedAt" - s."startedAt" >= make_interval(secs => $4)) AS "atEnd"
+     SELECT songs."playedAt" AS at, artist, title, "showName" AS show, next.at AS "endAt"
      FROM songs
      CROSS JOIN LATERAL (SELECT COALESCE(min(n."playedAt"), now()) - interval '1 millisecond' AS at FROM "SongPlay" n WHERE n."playedAt" > songs."playedAt") next
      ORDER BY songs."playedAt" DESC`,
     from,
     to,
-    source,
-    MIN_SESSION_SECONDS,
     scope.showIds,
   );
-  return rows.map((row) => ({
+  if (songs.length === 0) return [];
+  // The listeners at each of those instants, from one read of the sessions that overlap them all:
+  // with the instants' span as parameters the planner reads only those (by start or end, whichever
+  // is narrower) instead of the sessions before or after each song, a hundred times over. The
+  // columns keep milliseconds, so the instants' microseconds (now()) cannot change a count.
+  const instants = songs.flatMap((song) => [song.at, song.endAt]);
+  const times = instants.map((at) => at.getTime());
+  const counts = await db().$queryRawUnsafe<{ at: Date; listeners: number }[]>(
+    `WITH s AS MATERIALIZED (
+       SELECT "startedAt", "endedAt" FROM "ListeningSession"
+       WHERE source = $1 AND "startedAt" <= $3 AND "endedAt" > $2 AND "endedAt" - "startedAt" >= make_interval(secs => $4)
+     )
+     SELECT t AS at, (SELECT count(*)::int FROM s WHERE s."startedAt" <= t AND s."endedAt" > t) AS listeners
+     FROM unnest($5::timestamptz[]) AS t`,
+    source,
+    new Date(Math.min(...times)),
+    new Date(Math.max(...times)),
+    MIN_SESSION_SECONDS,
+    instants,
+  );
+  const listenersAt = new Map(counts.map((row) => [row.at.getTime(), row.listeners]));
+  return songs.map((row) => ({
     at: row.at.toISOString(),
     artist: row.artist,
     title: row.title,
     show: row.show,
-    listenersAtStart: row.atStart,
-    listenersAtEnd: row.atEnd,
+    listenersAtStart: listenersAt.get(row.at.getTime()) ?? 0,
+    listenersAtEnd: listenersAt.get(row.endAt.getTime()) ?? 0,
   }));
 }
 
