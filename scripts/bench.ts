@@ -5,7 +5,9 @@
 // memory figure, default 60), --skip-lighthouse, --profile (writes a CPU profile of the server
 // under load to bench-<time>.cpuprofile and prints where its time went),
 // --programme-only (only the schedule and song history figures), --rewind-only (only the rewind
-// and show archive figures, against a real Icecast).
+// and show archive figures, against a real Icecast), --audience-only (only the audience figures:
+// a year of generated listening sessions rolled up and the Audience screen's answer time;
+// BENCH_AUDIENCE_SESSIONS_PER_DAY, default 2000).
 import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import fs from "node:fs";
@@ -18,6 +20,7 @@ import { load, type LoadResult } from "./bench/http-load";
 import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
 import { summariseProfile } from "./bench/profile";
 import { cleanUp, firstLine, freePort, makeTempDir, prepareProductionBuild, residentBytes, startChild, stopGracefully, treePss } from "./bench/processes";
+import { benchAudience } from "./bench/audience";
 import { benchProgramme } from "./bench/programme";
 import { benchRewind } from "./bench/rewind";
 import { connectListeners, percentile } from "./bench/realtime";
@@ -120,6 +123,12 @@ async function main(): Promise<void> {
   if (process.argv.includes("--rewind-only")) {
     await prepareProductionBuild(log);
     await benchRewind(log);
+    reportMisses();
+    return;
+  }
+  if (process.argv.includes("--audience-only")) {
+    await prepareProductionBuild(log);
+    await benchAudience(log);
     reportMisses();
     return;
   }
@@ -387,6 +396,7 @@ async function main(): Promise<void> {
 
   await benchProgramme(log);
   await benchRewind(log);
+  await benchAudience(log);
   reportMisses();
 }
 
