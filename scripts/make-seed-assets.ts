@@ -807,6 +807,12 @@ function splitLines(text: string, size: number, maxWidth: number): string[] {
   return lines;
 }
 
+/**
+ * Covers are drawn on a 1000-unit square and rendered at 1400 px, the smallest artwork podcast
+ * directories accept (ARTWORK_MIN in app/services/images.server.ts), so the admin sees no upscaling note.
+ */
+const COVER_PX = 1400;
+
 function coverSvg(index: number): string {
   const episode = EPISODES[index];
   const style = COVER_STYLES[index];
@@ -853,7 +859,7 @@ function coverSvg(index: number): string {
   parts.push(
     `<text x="${n(S - 56 - 22)}" y="87" text-anchor="end" font-family="${SANS}" font-weight="bold" font-size="26" letter-spacing="3" fill="${style.fg}">${ep}</text>`,
   );
-  return svgDoc(S, S, parts.join("\n"));
+  return svgDoc(COVER_PX, COVER_PX, parts.join("\n"), `0 0 ${S} ${S}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -1509,7 +1515,7 @@ async function main(): Promise<void> {
   console.log("jumbotron.jpg");
 
   for (let i = 0; i < EPISODES.length; i++) {
-    await writeJpeg(coverSvg(i), join(OUT, "covers", `cover-${pad2(i + 1)}.jpg`), 80, 150_000);
+    await writeJpeg(coverSvg(i), join(OUT, "covers", `cover-${pad2(i + 1)}.jpg`), 80, 200_000);
   }
   console.log(`covers: ${EPISODES.length}`);
 

@@ -237,7 +237,7 @@ describe("the podcast feed for directories and apps", () => {
       expect(meta.channels, url).toBe(3);
       expect(meta.space, url).toBe("srgb");
     }
-    // The admin says so when a cover had to be upscaled (the seeded covers are 1000 px).
+    // The admin says so when a cover had to be upscaled (Studio Notes' is 1000×800 px; the seeded covers are 1400 px).
     const page = await (await fetch(`${server.url}/episodes-admin`, { headers: { Cookie: admin } })).text();
     expect(page).toContain("upscaled to 1400 px");
   });
