@@ -20,7 +20,8 @@ export type IconName =
   | "share"
   | "lock"
   | "download"
-  | "bell";
+  | "bell"
+  | "leave";
 
 export function Icon({ name, size = 24 }: { name: IconName; size?: number }) {
   return (

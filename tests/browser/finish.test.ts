@@ -128,7 +128,7 @@ describeInBrowser("every screen finished as a person sees it", () => {
       await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
       expect(await page.getByText("Invalid PIN!").count()).toBe(0);
 
-      await page.getByRole("link", { name: "Public site (PIN)" }).click();
+      await page.getByRole("link", { name: "Public site PIN" }).click();
       const publicDialog = page.getByRole("dialog", { name: "Back to the public site" });
       await publicDialog.getByLabel("PIN", { exact: true }).fill("00000");
       await publicDialog.getByRole("button", { name: "Enter" }).click();
