@@ -37,7 +37,7 @@ describe("starting the server", () => {
     expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
     await stop(second);
     expect(await fs.readFile(path.join(dataDir, "session-secret"), "utf8")).toBe(secret);
-  }, 120_000); // two cold starts, one of them creating the database and seeding it
+  }, 300_000); // two cold starts, one of them creating the database and seeding it
 
   it("refuses a second server on the same DATA_DIR with one line, and starts again after the first was killed", async () => {
     const env = { DATA_DIR: dataDir, PORT: "0", SEED_CONTENT: "false" };

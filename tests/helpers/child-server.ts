@@ -32,7 +32,8 @@ export function runServerProcess(env: Record<string, string>, nodeArgs: string[]
 /** Starts the server and resolves once it prints its address. */
 export async function startServerProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
   const { child, output, exit } = runServerProcess(env, nodeArgs);
-  const deadline = Date.now() + 90_000;
+  // A cold start on the embedded database (initdb, migrations, seeding) takes a minute on a busy 2-core machine.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     const match = output().match(/on the air at (http:\/\/[^\s"]+)/);
     if (match) {
