@@ -1,4 +1,5 @@
 import type { Browser } from "playwright-core";
+import { publicLinks } from "~/utils/public-links";
 import { describeInBrowser, launchBrowser, newPage, screenshot } from "../helpers/browser";
 import { startStationInstances, type ChildServer } from "../helpers/child-server";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
@@ -45,6 +46,12 @@ describeInBrowser("station settings in a browser, two instances", () => {
 
     for (const server of [a, b]) {
       await expect.poll(async () => (await page.goto(`${server.url}/listen`), page.title()), { timeout: 10_000 }).toContain("Radio Dua Kota");
+      // Every public page of either instance names the station in its header and footer.
+      for (const path of [...publicLinks.map((link) => link.to), "/schedule", "/history", "/cardlistmore", "/downloads", "/login"]) {
+        await page.goto(`${server.url}${path}`);
+        expect(await page.locator("header .brand").first().textContent(), path).toContain("Radio Dua Kota");
+        expect(await page.locator("footer .brand").first().textContent(), path).toContain("Radio Dua Kota");
+      }
       await page.goto(`${server.url}/schedule`);
       await page.getByText("America/Bogota").first().waitFor();
       const stream = await fetch(`${server.url}/stream/live`, { redirect: "manual" });
