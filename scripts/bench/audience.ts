@@ -13,39 +13,23 @@ import { startPostgresCluster } from "~/services/embedded-postgres.server";
 import { makeTempDir } from "./processes";
 import { percentile } from "./realtime";
 import { figure, formatNumber, heading } from "./report";
+import { ms, timed } from "./timing";
 
 const DAY_MS = 24 * 3600_000;
 const DAYS = 365;
 const SAMPLES = 10;
+const sampled = (run: () => Promise<unknown>) => timed(run, SAMPLES);
 const ADMIN_PIN = "135790";
 const TIME_ZONE = "Europe/Amsterdam";
 // Raw sessions are kept for the whole year here (the default keeps 30 days): the worst case for
 // the figures that read them (listeners at each song's start and end).
 const RETENTION = { sessionDays: 400, retentionDays: 730 };
-const ms = (value: number) => `${formatNumber(value, value < 10 ? 1 : 0)} ms`;
 
 function sessionsPerDay(): number {
   const raw = process.env.BENCH_AUDIENCE_SESSIONS_PER_DAY;
   const value = raw ? Number(raw) : 2_000;
   if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_AUDIENCE_SESSIONS_PER_DAY must be a whole number above 0 (got "${raw}")`);
   return value;
-}
-
-/** Wall times of SAMPLES runs after a warm-up, sorted, and the CPU time one run costs this process. */
-async function timed(run: () => Promise<unknown>): Promise<number[] & { cpuMs: number }> {
-  await run();
-  const times: number[] = [];
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  const used = process.cpuUsage(cpu);
-  return Object.assign(
-    times.sort((a, b) => a - b),
-    { cpuMs: (used.user + used.system) / 1000 / SAMPLES },
-  );
 }
 
 async function adminCookie(url: string): Promise<string> {
@@ -161,12 +145,12 @@ export async function benchAudience(log: (line: string) => void): Promise<void> 
     };
     const yearPath = `/audience-admin?from=${stationDay(start)}&to=${stationDay(new Date(end.getTime() - 1))}`;
     if (!(await get(yearPath)).includes("Breakfast")) throw new Error(`${yearPath} does not show the shows' figures`);
-    const year = await timed(() => get(yearPath));
+    const year = await sampled(() => get(yearPath));
     figure("/audience-admin a year, wall p50", ms(percentile(year, 50)), { text: "< 500 ms", met: percentile(year, 50) < 500 });
     figure("/audience-admin a year, wall p95", ms(percentile(year, 95)));
     // Server and client share this process, so this is an upper bound of the server's (PostgreSQL's is not in it).
     figure("/audience-admin a year, Node CPU per request (≤)", ms(year.cpuMs));
-    const week = await timed(() => get("/audience-admin"));
+    const week = await sampled(() => get("/audience-admin"));
     figure("/audience-admin default week, wall p50", ms(percentile(week, 50)), { text: "< 500 ms", met: percentile(week, 50) < 500 });
     figure("/audience-admin default week, wall p95", ms(percentile(week, 95)));
     figure("/audience-admin default week, Node CPU (≤)", ms(week.cpuMs));

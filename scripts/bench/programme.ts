@@ -12,29 +12,12 @@ import { startPostgresCluster } from "~/services/embedded-postgres.server";
 import { makeTempDir } from "./processes";
 import { percentile } from "./realtime";
 import { figure, formatNumber, heading } from "./report";
+import { ms, timed } from "./timing";
 
 const SHOWS = 50;
 const SONGS = 1_000_000;
 const SAMPLES = 30;
-const ms = (value: number) => `${formatNumber(value, value < 10 ? 1 : 0)} ms`;
-
-/** Wall times of SAMPLES runs after a warm-up, sorted, and the CPU time one run costs this process. */
-async function timed(run: () => Promise<unknown>): Promise<number[] & { cpuMs: number }> {
-  await run();
-  const times: number[] = [];
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  const used = process.cpuUsage(cpu);
-  // CPU time, unlike wall time, does not grow with what else the machine is running.
-  return Object.assign(
-    times.sort((a, b) => a - b),
-    { cpuMs: (used.user + used.system) / 1000 / SAMPLES },
-  );
-}
+const sampled = (run: () => Promise<unknown>) => timed(run, SAMPLES);
 
 async function get(url: string): Promise<void> {
   const response = await fetch(url);
@@ -98,12 +81,12 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
     await listAirings(yearFrom, yearTo);
     figure("expand a year, first time (cold rrule)", ms(performance.now() - coldStarted));
     const shows = await readProgramme();
-    const expansion = await timed(async () => {
+    const expansion = await sampled(async () => {
       count = expandAirings(shows, yearFrom, yearTo, config.stationTimezone).length;
     });
     figure(`expand a year again (${formatNumber(count)} airings), CPU`, ms(expansion.cpuMs), { text: "< 50 ms", met: expansion.cpuMs < 50 });
     figure("expand a year again, wall p50", ms(percentile(expansion, 50)));
-    const schedule = await timed(() => get(`${server.url}/schedule`));
+    const schedule = await sampled(() => get(`${server.url}/schedule`));
     // Server and client share this process, so the CPU figure is an upper bound of the server's.
     figure("/schedule server CPU per request (≤)", ms(schedule.cpuMs), { text: "< 50 ms", met: schedule.cpuMs < 50 });
     figure("/schedule loopback GET, wall p50", ms(percentile(schedule, 50)));
@@ -123,17 +106,17 @@ export async function benchProgramme(log: (line: string) => void): Promise<void>
     const deepAt = new Date(Date.now() - 900_000 * 30_000);
     const deep = await listSongHistory({ at: deepAt });
     const cursor = deep.nextCursor!;
-    const firstQuery = await timed(() => listSongHistory({}));
+    const firstQuery = await sampled(() => listSongHistory({}));
     figure("history query, first page (50 songs), p50", ms(percentile(firstQuery, 50)), { text: "< 20 ms", met: percentile(firstQuery, 50) < 20 });
-    const deepQuery = await timed(() => listSongHistory({ cursor: { playedAt: new Date(Number(cursor.split(".")[0])), id: BigInt(cursor.split(".")[1]) } }));
+    const deepQuery = await sampled(() => listSongHistory({ cursor: { playedAt: new Date(Number(cursor.split(".")[0])), id: BigInt(cursor.split(".")[1]) } }));
     figure("history query, page 18,000 (keyset), p50", ms(percentile(deepQuery, 50)), { text: "< 20 ms", met: percentile(deepQuery, 50) < 20 });
-    const first = await timed(() => get(`${server.url}/history`));
+    const first = await sampled(() => get(`${server.url}/history`));
     figure("/history first page (loopback GET), p50", ms(percentile(first, 50)), { text: "< 100 ms", met: percentile(first, 50) < 100 });
-    const deepPage = await timed(() => get(`${server.url}/history?before=${encodeURIComponent(cursor)}`));
+    const deepPage = await sampled(() => get(`${server.url}/history?before=${encodeURIComponent(cursor)}`));
     figure("/history page 18,000 (loopback GET), p50", ms(percentile(deepPage, 50)), { text: "< 100 ms", met: percentile(deepPage, 50) < 100 });
-    const jump = await timed(() => get(`${server.url}/history?at=${encodeURIComponent(new Date(deepAt.getTime() + 3_600_000).toISOString().slice(0, 16))}`));
+    const jump = await sampled(() => get(`${server.url}/history?at=${encodeURIComponent(new Date(deepAt.getTime() + 3_600_000).toISOString().slice(0, 16))}`));
     figure("/history jump to a time (loopback GET), p50", ms(percentile(jump, 50)), { text: "< 100 ms", met: percentile(jump, 50) < 100 });
-    const json = await timed(() => get(`${server.url}/history.json?from=${new Date(Date.now() - 86_400_000).toISOString()}`));
+    const json = await sampled(() => get(`${server.url}/history.json?from=${new Date(Date.now() - 86_400_000).toISOString()}`));
     figure("/history.json one day (1,000 songs), p50", ms(percentile(json, 50)));
     const plan = (
       await db().$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
