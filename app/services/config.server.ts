@@ -1,5 +1,6 @@
 import path from "node:path";
 import { isLanguage, LANGUAGES, type Language } from "~/i18n/languages";
+import type { StationSettingsValues } from "~/utils/forms/settings";
 import { LOG_LEVELS, type LogLevel } from "./log.server";
 import { peekSingleton, singleton, setSingleton } from "./singleton.server";
 
@@ -104,20 +105,8 @@ export const SETTING_VARIABLES = {
 } as const;
 export type SettingName = keyof typeof SETTING_VARIABLES;
 
-/** Settings saved by an admin (every field optional: a station that never saved has none). */
-export interface StoredSettings {
-  name?: string;
-  tagline?: string | null;
-  logoUrl?: string | null;
-  accentColor?: string;
-  timeZone?: string;
-  language?: Language;
-  email?: string | null;
-  socialLinks?: { label: string; url: string }[];
-  streamUrl?: string | null;
-  rewindHours?: number;
-  historyDays?: number;
-}
+/** Settings saved by an admin (every field optional: a station that never saved has none), as their schema reads them. */
+export type StoredSettings = StationSettingsValues;
 
 type Env = Record<string, string | undefined>;
 
@@ -392,7 +381,7 @@ export function withStoredSettings(config: AppConfig, stored: StoredSettings): A
  * every change keeps them all plain reads instead of each awaiting the database.
  */
 export function getConfig(): AppConfig {
-  const base = singleton("config", () => loadConfig());
+  const base = getBaseConfig();
   const stored = peekSingleton<StoredSettings>("storedSettings");
   if (!stored) return base;
   const merged = peekSingleton<{ base: AppConfig; stored: StoredSettings; config: AppConfig }>("mergedConfig");

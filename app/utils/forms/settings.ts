@@ -46,29 +46,37 @@ const socialLink = z.object({
     .refine((value) => isUrl(value, ["https:"]), "admin.settingsSocialUrlInvalid"),
 });
 
+// Each setting's rule, once: the stored row and the posted form check the same things (the form
+// adds what a text field needs: trimming, empty as null, numbers from text).
+const rules = {
+  name: z.string().trim().min(1, "admin.settingsNameInvalid").max(60, "admin.settingsNameInvalid"),
+  tagline: z.string().trim().max(120, "admin.settingsTaglineInvalid"),
+  logoUrl: z
+    .string()
+    .max(500, "admin.settingsLogoUrlInvalid")
+    .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsLogoUrlInvalid"),
+  accentColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "admin.settingsAccentColorInvalid"),
+  timeZone: z.string().max(64, "admin.settingsTimeZoneInvalid").refine(isTimeZone, "admin.settingsTimeZoneInvalid"),
+  language: z.enum(LANGUAGES, { message: "admin.settingsLanguageInvalid" }),
+  email: z.string().max(255, "admin.settingsEmailInvalid").regex(EMAIL_PATTERN, "admin.settingsEmailInvalid"),
+  streamUrl: z
+    .string()
+    .max(500, "admin.settingsStreamUrlInvalid")
+    .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsStreamUrlInvalid"),
+};
+
 /** The stored settings: what a saved form becomes, and what is read back from the database. */
 export const storedSettingsSchema = z
   .object({
-    name: z.string().trim().min(1, "admin.settingsNameInvalid").max(60, "admin.settingsNameInvalid"),
-    tagline: z.string().trim().max(120, "admin.settingsTaglineInvalid").nullable(),
-    logoUrl: z
-      .string()
-      .max(500, "admin.settingsLogoUrlInvalid")
-      .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsLogoUrlInvalid")
-      .nullable(),
-    accentColor: z
-      .string()
-      .regex(/^#[0-9a-fA-F]{6}$/, "admin.settingsAccentColorInvalid")
-      .transform((value) => value.toLowerCase()),
-    timeZone: z.string().max(64, "admin.settingsTimeZoneInvalid").refine(isTimeZone, "admin.settingsTimeZoneInvalid"),
-    language: z.enum(LANGUAGES, { message: "admin.settingsLanguageInvalid" }),
-    email: z.string().max(255, "admin.settingsEmailInvalid").regex(EMAIL_PATTERN, "admin.settingsEmailInvalid").nullable(),
+    name: rules.name,
+    tagline: rules.tagline.nullable(),
+    logoUrl: rules.logoUrl.nullable(),
+    accentColor: rules.accentColor.transform((value) => value.toLowerCase()),
+    timeZone: rules.timeZone,
+    language: rules.language,
+    email: rules.email.nullable(),
     socialLinks: z.array(socialLink).max(SOCIAL_LINK_ROWS),
-    streamUrl: z
-      .string()
-      .max(500, "admin.settingsStreamUrlInvalid")
-      .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsStreamUrlInvalid")
-      .nullable(),
+    streamUrl: rules.streamUrl.nullable(),
     // The same bounds as the environment's REWIND_HOURS and HISTORY_DAYS (config.server.ts).
     rewindHours: z.number().int().min(0).max(168),
     historyDays: z.number().int().min(1).max(36500),
@@ -80,29 +88,14 @@ export type StationSettingsValues = z.output<typeof storedSettingsSchema>;
 /** The settings form as posted: flat fields, social links as numbered rows (an empty row is left out). */
 export const settingsFormSchema = z
   .object({
-    name: text(z.string().trim().min(1, "admin.settingsNameInvalid").max(60, "admin.settingsNameInvalid")),
-    tagline: optional(z.string().max(120, "admin.settingsTaglineInvalid")),
-    logoUrl: optional(
-      z
-        .string()
-        .max(500, "admin.settingsLogoUrlInvalid")
-        .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsLogoUrlInvalid"),
-    ),
-    accentColor: text(
-      z
-        .string()
-        .trim()
-        .regex(/^#[0-9a-fA-F]{6}$/, "admin.settingsAccentColorInvalid"),
-    ),
-    timeZone: text(z.string().trim().max(64, "admin.settingsTimeZoneInvalid").refine(isTimeZone, "admin.settingsTimeZoneInvalid")),
-    language: z.enum(LANGUAGES, { message: "admin.settingsLanguageInvalid" }),
-    email: optional(z.string().max(255, "admin.settingsEmailInvalid").regex(EMAIL_PATTERN, "admin.settingsEmailInvalid")),
-    streamUrl: optional(
-      z
-        .string()
-        .max(500, "admin.settingsStreamUrlInvalid")
-        .refine((value) => isUrl(value, ["https:", "http:"]), "admin.settingsStreamUrlInvalid"),
-    ),
+    name: text(rules.name),
+    tagline: optional(rules.tagline),
+    logoUrl: optional(rules.logoUrl),
+    accentColor: text(z.string().trim().pipe(rules.accentColor)),
+    timeZone: text(z.string().trim().pipe(rules.timeZone)),
+    language: rules.language,
+    email: optional(rules.email),
+    streamUrl: optional(rules.streamUrl),
     rewindHours: wholeNumber(0, 168, "admin.settingsRewindHoursInvalid"),
     historyDays: wholeNumber(1, 36500, "admin.settingsHistoryDaysInvalid"),
   })
