@@ -15,6 +15,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { adminCookie } from "./bench/admin";
 import { startBareRemix } from "./bench/bare-remix";
 import { load, type LoadResult } from "./bench/http-load";
 import { lighthouseAvailable, runLighthouse, type LighthouseResult } from "./bench/lighthouse";
@@ -78,18 +79,6 @@ function scriptUrls(html: string): string[] {
   for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1]);
   for (const match of html.matchAll(/import(?:\s*\(\s*|[^"'()]*?from\s*|\s+)"([^"]+\.js)"/g)) urls.add(match[1]);
   return [...urls];
-}
-
-async function adminCookie(url: string, pin: string): Promise<string> {
-  const response = await fetch(`${url}/pin`, {
-    method: "POST",
-    headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ kind: "admin", pin, redirectTo: "/chartcontentadmin" }),
-    redirect: "manual",
-  });
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="));
-  if (response.status !== 302 || !cookie) throw new Error(`POST /pin answered ${response.status} without an admin session`);
-  return cookie.split(";")[0];
 }
 
 /** A listener account, registered and signed in: the cookies of its session. */

@@ -10,6 +10,7 @@ import { createShow } from "~/models/shows.server";
 import { loadConfig } from "~/services/config.server";
 import { db } from "~/services/db.server";
 import { startPostgresCluster } from "~/services/embedded-postgres.server";
+import { adminCookie } from "./admin";
 import { makeTempDir } from "./processes";
 import { percentile } from "./realtime";
 import { figure, formatNumber, heading } from "./report";
@@ -30,18 +31,6 @@ function sessionsPerDay(): number {
   const value = raw ? Number(raw) : 2_000;
   if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_AUDIENCE_SESSIONS_PER_DAY must be a whole number above 0 (got "${raw}")`);
   return value;
-}
-
-async function adminCookie(url: string): Promise<string> {
-  const response = await fetch(`${url}/pin`, {
-    method: "POST",
-    headers: { Origin: url, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ kind: "admin", pin: ADMIN_PIN }),
-    redirect: "manual",
-  });
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="));
-  if (response.status !== 302 || !cookie) throw new Error(`POST /pin answered ${response.status} without an admin session`);
-  return cookie.split(";")[0];
 }
 
 function stationDay(at: Date): string {
@@ -137,7 +126,7 @@ export async function benchAudience(log: (line: string) => void): Promise<void> 
     const hours = await db().audienceHour.count();
     figure("hours rolled", formatNumber(hours), { text: `≥ ${formatNumber(DAYS * 24)}`, met: hours >= DAYS * 24 });
 
-    const cookie = await adminCookie(server.url);
+    const cookie = await adminCookie(server.url, ADMIN_PIN);
     const get = async (path: string) => {
       const response = await fetch(`${server.url}${path}`, { headers: { Cookie: cookie } });
       if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
